@@ -1,0 +1,59 @@
+/**
+ * A progress line on stderr for long work: redrawn in place on a terminal, printed every 10% (and at
+ * the end) otherwise, silent when `quiet`.
+ */
+export class Progress {
+  private readonly stream: NodeJS.WritableStream & { isTTY?: boolean };
+  private readonly label: string;
+  private readonly total: number | undefined;
+  private readonly quiet: boolean;
+  private readonly started = performance.now();
+  private lastDraw = 0;
+  private lastDecile = -1;
+  private done = 0;
+
+  constructor(options: { stream: NodeJS.WritableStream; label: string; total?: number; quiet?: boolean }) {
+    this.stream = options.stream;
+    this.label = options.label;
+    this.total = options.total;
+    this.quiet = options.quiet ?? false;
+  }
+
+  tick(count = 1): void {
+    this.update(this.done + count);
+  }
+
+  update(done: number): void {
+    this.done = done;
+    if (this.quiet) return;
+    const now = performance.now();
+    if (this.stream.isTTY) {
+      if (now - this.lastDraw < 100) return;
+      this.lastDraw = now;
+      this.stream.write(`\r${this.line()}\u001b[K`);
+      return;
+    }
+    if (this.total) {
+      const decile = Math.floor((10 * done) / this.total);
+      if (decile === this.lastDecile) return;
+      this.lastDecile = decile;
+      this.stream.write(`${this.line()}\n`);
+    }
+  }
+
+  finish(message?: string): void {
+    if (this.quiet) return;
+    const text = message ?? this.line();
+    this.stream.write(this.stream.isTTY ? `\r${text}\u001b[K\n` : `${text}\n`);
+  }
+
+  private line(): string {
+    const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
+    if (!this.total) return `${this.label}: ${this.done.toLocaleString('en-US')} (${seconds}s)`;
+    const fraction = Math.min(1, this.done / this.total);
+    const width = 24;
+    const filled = Math.round(fraction * width);
+    const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+    return `${this.label} ${bar} ${(fraction * 100).toFixed(0).padStart(3)}% ${this.done.toLocaleString('en-US')}/${this.total.toLocaleString('en-US')} (${seconds}s)`;
+  }
+}

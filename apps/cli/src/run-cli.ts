@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import { WeftError } from '@weft/core';
+import { type Command, type CommandIo, UsageError } from './command.ts';
+import { commandHelp, helpText } from './help.ts';
+
+const version = '0.1.0';
+
+/** Runs `weft` with `argv` (without node and script); resolves to the exit code. Never throws. */
+export async function runCli(argv: readonly string[], io: CommandIo, commands: readonly Command[]): Promise<number> {
+  const verbose = argv.includes('--verbose');
+  const json = argv.includes('--json');
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(`${helpText(commands)}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version') {
+    io.stdout.write(`${version}\n`);
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`weft: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(', ')})\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`${commandHelp(command)}\n`);
+    return 0;
+  }
+  try {
+    const parsed = parseArgs({
+      args: [...rest],
+      options: {
+        ...command.options,
+        json: { type: 'boolean' },
+        verbose: { type: 'boolean' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    return await command.run({ positionals: parsed.positionals, values: parsed.values }, io);
+  } catch (error) {
+    const code = exitCode(error);
+    const message = error instanceof Error ? error.message : String(error);
+    if (json) io.stdout.write(`${JSON.stringify({ error: { code: errorCode(error), message } })}\n`);
+    io.stderr.write(`weft ${name}: ${message}\n`);
+    if (code === 2 && !(error instanceof WeftError)) io.stderr.write(`Run 'weft ${name} --help' for usage.\n`);
+    if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+    return code;
+  }
+}
+
+function isArgError(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS');
+}
+
+function exitCode(error: unknown): number {
+  if (error instanceof UsageError || isArgError(error)) return 2;
+  if (WeftError.is(error, 'WEFT_BAD_INPUT') || WeftError.is(error, 'WEFT_EMBEDDER_MISMATCH')) return 2;
+  return 1;
+}
+
+function errorCode(error: unknown): string {
+  if (error instanceof WeftError) return error.code;
+  if (error instanceof UsageError || isArgError(error)) return 'WEFT_BAD_USAGE';
+  return 'WEFT_RUNTIME';
+}

@@ -1,0 +1,68 @@
+import type { EmbeddingModelV4 } from '@ai-sdk/provider';
+import type { IndexFilter, IndexHit, TextIndexV1, VectorIndexV1 } from '@weft/spec';
+import { embedMany } from 'ai';
+import { WeftError } from '../errors/weft-error.ts';
+
+export interface SearchOptions {
+  readonly limit: number;
+  readonly filter?: IndexFilter;
+  readonly abortSignal?: AbortSignal;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  const step = Math.max(1, size);
+  for (let i = 0; i < items.length; i += step) out.push(items.slice(i, i + step));
+  return out;
+}
+
+/** BM25 search for many queries, split into batches the index accepts. */
+export async function searchText(
+  index: TextIndexV1,
+  queries: readonly string[],
+  options: SearchOptions,
+): Promise<IndexHit[][]> {
+  const results: IndexHit[][] = [];
+  for (const batch of chunks(queries, index.maxQueriesPerCall)) {
+    results.push(...(await index.doSearch({ queries: batch, ...options })));
+  }
+  return results;
+}
+
+/** The id under which vectors made by `model` are recorded, e.g. `'local:tfidf-lsa-256'`. */
+export function embedderId(model: EmbeddingModelV4): string {
+  return `${model.provider}:${model.modelId}`;
+}
+
+/** Refuses to search vectors built by one embedder with queries embedded by another. */
+export function assertEmbedderMatches(index: VectorIndexV1, model: EmbeddingModelV4): void {
+  const id = embedderId(model);
+  if (index.embedderId !== id) {
+    throw new WeftError({
+      code: 'WEFT_EMBEDDER_MISMATCH',
+      message: `the vector index was built with embedder "${index.embedderId}" but queries use "${id}"; rebuild the store with --embedder ${id} or query with the store's embedder`,
+      details: { index: index.embedderId, query: id },
+    });
+  }
+}
+
+/** Embeds `texts` with the AI SDK and searches the vector index with them. */
+export async function searchVector(
+  index: VectorIndexV1,
+  model: EmbeddingModelV4,
+  texts: readonly string[],
+  options: SearchOptions,
+): Promise<IndexHit[][]> {
+  assertEmbedderMatches(index, model);
+  if (texts.length === 0) return [];
+  const { embeddings } = await embedMany({
+    model,
+    values: [...texts],
+    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+  });
+  const results: IndexHit[][] = [];
+  for (const batch of chunks(embeddings, index.maxQueriesPerCall)) {
+    results.push(...(await index.doSearch({ vectors: batch, ...options })));
+  }
+  return results;
+}

@@ -1,0 +1,79 @@
+import type { EdgeDirection } from '../graph-store/graph-store-v1.ts';
+
+/** A node type with how strongly the query asks for it, in [0, 1]. */
+export interface TypeScore {
+  readonly type: string;
+  readonly score: number;
+}
+
+/** A mention in the query linked (tentatively) to graph nodes. */
+export interface Anchor {
+  /** The query text of the mention, e.g. `"Nikon F-mount"`. */
+  readonly mention: string;
+  /** Linked nodes, best first, with link scores in [0, 1]. */
+  readonly candidates: readonly { readonly id: string; readonly score: number; readonly type: string }[];
+  /** Confidence that the mention is an entity of the graph at all, in [0, 1]. */
+  readonly confidence: number;
+}
+
+/** One hop of a planned typed path. */
+export interface PlanHop {
+  readonly edgeType: string;
+  /** Seen from the previous node of the path. */
+  readonly direction: EdgeDirection;
+  /** Types the hop may land on; absent = any. */
+  readonly nodeTypes?: readonly string[];
+  /** Text the landing node's document should match (MoR's per-hop textual restriction). */
+  readonly restriction?: string;
+}
+
+/**
+ * A typed path from an anchor (or from text matches of `startTypes`) to the target types,
+ * e.g. Institution → Author → Paper ← Field.
+ */
+export interface PlanPath {
+  /** Index into `Plan.anchors`; absent when the path starts from text matches. */
+  readonly anchor?: number;
+  readonly startTypes?: readonly string[];
+  readonly hops: readonly PlanHop[];
+  readonly score: number;
+}
+
+/** A term of a triplet: a variable, or an anchor (a constant, FocusedRetriever's sense). */
+export type PlanTerm =
+  | { readonly kind: 'variable'; readonly name: string }
+  | { readonly kind: 'anchor'; readonly anchor: number };
+
+export interface PlanVariable {
+  readonly name: string;
+  readonly nodeTypes?: readonly string[];
+  readonly restriction?: string;
+}
+
+/** `subject -[edgeType]-> object` must hold in the graph. */
+export interface PlanTriplet {
+  readonly subject: PlanTerm;
+  readonly edgeType: string;
+  readonly object: PlanTerm;
+}
+
+/** What a planner makes of a query: what is asked for, from where, along which relations. */
+export interface Plan {
+  readonly query: string;
+  /** Node types asked for, best first. Empty = unknown (any target type). */
+  readonly targetTypes: readonly TypeScore[];
+  readonly anchors: readonly Anchor[];
+  /** Typed paths for traversal (MoR), best first. */
+  readonly paths: readonly PlanPath[];
+  /** The same intent as constraints for grounding (FocusedRetriever). */
+  readonly variables: readonly PlanVariable[];
+  readonly triplets: readonly PlanTriplet[];
+  /** Name of the variable the answers bind to. */
+  readonly target?: string;
+  /** What remains of the query once anchors and type words are taken out. */
+  readonly restriction: string;
+  /** The planner's confidence in the whole plan, in [0, 1]. */
+  readonly confidence: number;
+  /** The raw LLM output, when an LLM wrote the plan (e.g. Cypher text or JSON). */
+  readonly raw?: string;
+}
