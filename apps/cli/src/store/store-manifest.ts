@@ -1,0 +1,55 @@
+import type { EmbeddingModelV4 } from '@ai-sdk/provider';
+import type { GraphStoreV1, RetrievalContext, SkbSchema, TextIndexV1, VectorIndexV1 } from '@weft/spec';
+
+/**
+ * A store directory (`--db <dir>`) holds everything built from one bundle:
+ *
+ *   <dir>/store.json   this manifest, written last: a directory without it is not a store
+ *   <dir>/graph/       the graph store (Kùzu)
+ *   <dir>/index/       the text and vector indexes (LanceDB) and the fitted local embedder
+ *   <dir>/artifacts/   what `weft train` fitted (JSON files, FileArtifactStore)
+ *
+ * `weft ingest` builds a new directory beside the old one and swaps it in only when complete.
+ */
+export interface StoreManifest {
+  readonly formatVersion: 1;
+  readonly createdAt: string;
+  readonly bundle: { readonly path: string; readonly name: string };
+  readonly schema: SkbSchema;
+  readonly counts: {
+    readonly nodes: number;
+    readonly edges: number;
+    readonly nodesByType: Readonly<Record<string, number>>;
+    readonly edgesByType: Readonly<Record<string, number>>;
+  };
+  readonly graph: { readonly provider: string; readonly path: string };
+  readonly indexes?: IndexManifest;
+}
+
+export interface IndexManifest {
+  readonly text: { readonly provider: string; readonly path: string };
+  readonly vector?: {
+    readonly provider: string;
+    readonly path: string;
+    /** e.g. `local:tfidf-lsa-256`, `openai:text-embedding-3-small`. */
+    readonly embedder: string;
+    readonly dimensions: number;
+  };
+}
+
+/** The indexes of an opened store, with the embedding model its queries must use. */
+export interface OpenedIndexes {
+  readonly text: TextIndexV1;
+  readonly vector?: VectorIndexV1;
+  readonly embeddingModel?: EmbeddingModelV4;
+  close(): Promise<void>;
+}
+
+/** A store opened for querying: the retrieval context every stack runs against. */
+export interface OpenedStore {
+  readonly directory: string;
+  readonly manifest: StoreManifest;
+  readonly graph: GraphStoreV1;
+  readonly context: RetrievalContext;
+  close(): Promise<void>;
+}
