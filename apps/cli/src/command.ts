@@ -55,7 +55,8 @@ export function integerOption(args: ParsedArgs, name: string, fallback: number, 
   const raw = stringOption(args, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min)
+    throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${raw}"`);
   return value;
 }
 

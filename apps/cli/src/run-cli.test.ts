@@ -64,7 +64,9 @@ describe('runCli', () => {
     expect(badValue.err()).toContain('--times must be an integer');
     const input = capture();
     expect(await runCli(['echo', '--fail', 'input', '--json'], input.io, [echo])).toBe(2);
-    expect(JSON.parse(input.out())).toEqual({ error: { code: 'WEFT_BAD_INPUT', message: 'nodes.jsonl:3: bad' } });
+    expect(JSON.parse(input.out())).toEqual({
+      error: { code: 'WEFT_BAD_INPUT', message: 'nodes.jsonl:3: bad' },
+    });
     const runtime = capture();
     expect(await runCli(['echo', '--fail', 'runtime'], runtime.io, [echo])).toBe(1);
     expect(runtime.err()).toBe('weft echo: disk on fire\n');

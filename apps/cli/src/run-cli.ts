@@ -6,7 +6,11 @@ import { commandHelp, helpText } from './help.ts';
 const version = '0.1.0';
 
 /** Runs `weft` with `argv` (without node and script); resolves to the exit code. Never throws. */
-export async function runCli(argv: readonly string[], io: CommandIo, commands: readonly Command[]): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CommandIo,
+  commands: readonly Command[],
+): Promise<number> {
   const verbose = argv.includes('--verbose');
   const json = argv.includes('--json');
   const [name, ...rest] = argv;
@@ -20,7 +24,9 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    io.stderr.write(`weft: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(', ')})\n`);
+    io.stderr.write(
+      `weft: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(', ')})\n`,
+    );
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -44,14 +50,19 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
     const message = error instanceof Error ? error.message : String(error);
     if (json) io.stdout.write(`${JSON.stringify({ error: { code: errorCode(error), message } })}\n`);
     io.stderr.write(`weft ${name}: ${message}\n`);
-    if (code === 2 && !(error instanceof WeftError)) io.stderr.write(`Run 'weft ${name} --help' for usage.\n`);
+    if (code === 2 && !(error instanceof WeftError))
+      io.stderr.write(`Run 'weft ${name} --help' for usage.\n`);
     if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return code;
   }
 }
 
 function isArgError(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS');
+  return (
+    error instanceof Error &&
+    'code' in error &&
+    String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')
+  );
 }
 
 function exitCode(error: unknown): number {

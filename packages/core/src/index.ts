@@ -1,7 +1,19 @@
-export { toWeftError, WeftError, type WeftErrorCode, weftErrorCodes, type WeftErrorOptions } from './errors/weft-error.ts';
+export {
+  toWeftError,
+  WeftError,
+  type WeftErrorCode,
+  weftErrorCodes,
+  type WeftErrorOptions,
+} from './errors/weft-error.ts';
 export { type Fusion, reciprocalRankFusion, weightedScoreFusion } from './fusion/fusion.ts';
 export { LlmMeter, meterLanguageModel } from './llm/llm-meter.ts';
 export { createRetriever, retrieve, type StackDefinition } from './pipeline/create-retriever.ts';
 export { emptyPlan } from './pipeline/empty-plan.ts';
 export { FileArtifactStore } from './stores/file-artifact-store.ts';
-export { assertEmbedderMatches, embedderId, type SearchOptions, searchText, searchVector } from './stores/search.ts';
+export {
+  assertEmbedderMatches,
+  embedderId,
+  type SearchOptions,
+  searchText,
+  searchVector,
+} from './stores/search.ts';

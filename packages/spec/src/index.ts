@@ -50,4 +50,3 @@ export type { ExpanderV1, Expansion, ExpandOptions, ExpansionTriple } from './ex
 export type { ArtifactStore, RetrievalContext } from './retrieval-context.ts';
 export type { RetrievalResult, RetrieveOptions, RetrieverV1 } from './retriever/retriever-v1.ts';
 export type { RetrievalTrace, StageKind, StageTrace } from './retriever/retrieval-trace.ts';
-

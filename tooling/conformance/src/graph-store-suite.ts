@@ -37,7 +37,9 @@ export function runGraphStoreSuite(options: GraphStoreSuiteOptions): void {
     it('returns the schema it was built from', async () => {
       const schema = await store.doGetSchema();
       expect(schema.name).toBe(skb.schema.name);
-      expect(schema.nodeTypes.map((t) => t.name).sort()).toEqual(skb.schema.nodeTypes.map((t) => t.name).sort());
+      expect(schema.nodeTypes.map((t) => t.name).sort()).toEqual(
+        skb.schema.nodeTypes.map((t) => t.name).sort(),
+      );
       expect(schema.edgeTypes.map((t) => `${t.name}:${t.from}:${t.to}`).sort()).toEqual(
         skb.schema.edgeTypes.map((t) => `${t.name}:${t.from}:${t.to}`).sort(),
       );
@@ -55,15 +57,27 @@ export function runGraphStoreSuite(options: GraphStoreSuiteOptions): void {
     });
 
     it('expands outgoing edges of one type from many seeds in one call', async () => {
-      const out = await store.doNeighbors({ seeds: ['p:nikkor', 'p:ef', 'p:d850'], edgeTypes: ['compatible_with'], direction: 'out' });
+      const out = await store.doNeighbors({
+        seeds: ['p:nikkor', 'p:ef', 'p:d850'],
+        edgeTypes: ['compatible_with'],
+        direction: 'out',
+      });
       expect(out.map(key).sort()).toEqual(
-        ['p:ef out compatible_with p:eos', 'p:nikkor out compatible_with p:d3500', 'p:nikkor out compatible_with p:d850'].sort(),
+        [
+          'p:ef out compatible_with p:eos',
+          'p:nikkor out compatible_with p:d3500',
+          'p:nikkor out compatible_with p:d850',
+        ].sort(),
       );
       expect(out.every((n) => n.nodeType === 'product')).toBe(true);
     });
 
     it('follows edges backwards and both ways, and says which', async () => {
-      const incoming = await store.doNeighbors({ seeds: ['b:nikon'], edgeTypes: ['made_by'], direction: 'in' });
+      const incoming = await store.doNeighbors({
+        seeds: ['b:nikon'],
+        edgeTypes: ['made_by'],
+        direction: 'in',
+      });
       expect(incoming.map((n) => n.node).sort()).toEqual(['p:d3500', 'p:d850', 'p:nikkor']);
       expect(incoming.every((n) => n.direction === 'in' && n.edgeType === 'made_by')).toBe(true);
       const both = await store.doNeighbors({ seeds: ['p:d850'], direction: 'both' });
@@ -78,15 +92,30 @@ export function runGraphStoreSuite(options: GraphStoreSuiteOptions): void {
 
     it('filters by edge types and by neighbour node types', async () => {
       const all = await store.doNeighbors({ seeds: ['p:nikkor'], direction: 'out' });
-      expect(new Set(all.map((n) => n.edgeType))).toEqual(new Set(['made_by', 'in_category', 'compatible_with']));
-      const brands = await store.doNeighbors({ seeds: ['p:nikkor', 'p:eos'], direction: 'out', nodeTypes: ['brand'] });
+      expect(new Set(all.map((n) => n.edgeType))).toEqual(
+        new Set(['made_by', 'in_category', 'compatible_with']),
+      );
+      const brands = await store.doNeighbors({
+        seeds: ['p:nikkor', 'p:eos'],
+        direction: 'out',
+        nodeTypes: ['brand'],
+      });
       expect(brands.map(key).sort()).toEqual(['p:eos out made_by b:canon', 'p:nikkor out made_by b:nikon']);
-      const none = await store.doNeighbors({ seeds: ['p:nikkor'], direction: 'out', edgeTypes: ['subcategory_of'] });
+      const none = await store.doNeighbors({
+        seeds: ['p:nikkor'],
+        direction: 'out',
+        edgeTypes: ['subcategory_of'],
+      });
       expect(none).toEqual([]);
     });
 
     it('limits neighbours per seed, deterministically', async () => {
-      const options = { seeds: ['b:nikon', 'b:canon'], edgeTypes: ['made_by'], direction: 'in' as const, limitPerSeed: 1 };
+      const options = {
+        seeds: ['b:nikon', 'b:canon'],
+        edgeTypes: ['made_by'],
+        direction: 'in' as const,
+        limitPerSeed: 1,
+      };
       const first = await store.doNeighbors(options);
       expect(first.filter((n) => n.seed === 'b:nikon')).toHaveLength(1);
       expect(first.filter((n) => n.seed === 'b:canon')).toHaveLength(1);
@@ -100,7 +129,13 @@ export function runGraphStoreSuite(options: GraphStoreSuiteOptions): void {
     });
 
     it('looks names up exactly, by alias, case-insensitively and fuzzily, in batch order', async () => {
-      const [exact, alias, lower, fuzzy, empty] = await store.doLookup(['Nikon', 'Leitz', 'nikon d850', 'Nikn D850', '']);
+      const [exact, alias, lower, fuzzy, empty] = await store.doLookup([
+        'Nikon',
+        'Leitz',
+        'nikon d850',
+        'Nikn D850',
+        '',
+      ]);
       expect(exact![0]).toMatchObject({ id: 'b:nikon', match: 'exact', score: 1 });
       expect(alias![0]).toMatchObject({ id: 'b:leica', match: 'alias' });
       expect(lower![0]).toMatchObject({ id: 'p:d850', match: 'case-insensitive' });
@@ -126,7 +161,12 @@ export function runGraphStoreSuite(options: GraphStoreSuiteOptions): void {
       expect(stats.nodes).toBe(skb.nodes.length);
       expect(stats.edges).toBe(skb.edges.length);
       expect(stats.nodesByType).toEqual({ brand: 3, category: 4, product: 8 });
-      expect(stats.edgesByType).toEqual({ made_by: 6, in_category: 7, compatible_with: 3, subcategory_of: 2 });
+      expect(stats.edgesByType).toEqual({
+        made_by: 6,
+        in_category: 7,
+        compatible_with: 3,
+        subcategory_of: 2,
+      });
       expect(stats.degree.max).toBe(4);
     });
 
@@ -151,7 +191,9 @@ export function runGraphStoreSuite(options: GraphStoreSuiteOptions): void {
         "COPY Node FROM 'x.csv'",
         'match (n) delete n',
       ])('rejects writing Cypher before running it: %s', async (query) => {
-        await expect(store.doCypher(query)).rejects.toSatisfy((error) => WeftError.is(error, 'WEFT_WRITE_REJECTED'));
+        await expect(store.doCypher(query)).rejects.toSatisfy((error) =>
+          WeftError.is(error, 'WEFT_WRITE_REJECTED'),
+        );
         expect((await store.doStats()).nodes).toBe(skb.nodes.length);
       });
     } else {

@@ -15,7 +15,9 @@ function toyCandidates(): Candidate[] {
     type: node.type,
     score: products.length - rank,
     scores: { bm25: (products.length - rank) / 2, dense: (rank % 3) / 3 },
-    trajectories: [{ hops: [{ node: node.id, nodeType: node.type, textScore: 1 / (rank + 1), via: 'text' as const }] }],
+    trajectories: [
+      { hops: [{ node: node.id, nodeType: node.type, textScore: 1 / (rank + 1), via: 'text' as const }] },
+    ],
     source: 'test',
   }));
 }
@@ -24,7 +26,11 @@ function toyCandidates(): Candidate[] {
 export function runRerankerSuite(options: RerankerSuiteOptions): void {
   describe(`Reranker conformance: ${options.name}`, () => {
     const skb = toySkb();
-    const context: RetrievalContext = { schema: skb.schema, graph: new InMemoryGraphStore(skb), text: new InMemoryTextIndex(skb.nodes) };
+    const context: RetrievalContext = {
+      schema: skb.schema,
+      graph: new InMemoryGraphStore(skb),
+      text: new InMemoryTextIndex(skb.nodes),
+    };
     const query = 'telephoto lens for wildlife';
     const plan = emptyPlan(query, skb.schema);
     let reranker: RerankerV1;

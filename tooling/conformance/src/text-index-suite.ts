@@ -52,7 +52,12 @@ export function runTextIndexSuite(options: TextIndexSuiteOptions): void {
 
     it('ranks by BM25 over the documents, best first, within the limit', async () => {
       const [hits] = await index.doSearch({ queries: ['telephoto zoom lens'], limit: 3 });
-      expect(hits!.slice(0, 2).map((h) => h.id).sort()).toEqual(['p:ef', 'p:nikkor']);
+      expect(
+        hits!
+          .slice(0, 2)
+          .map((h) => h.id)
+          .sort(),
+      ).toEqual(['p:ef', 'p:nikkor']);
       expect(hits!.length).toBeLessThanOrEqual(3);
       const scores = hits!.map((h) => h.score);
       expect(scores).toEqual([...scores].sort((a, b) => b - a));
@@ -72,7 +77,11 @@ export function runTextIndexSuite(options: TextIndexSuiteOptions): void {
     });
 
     it('prefilters by node type, returning `limit` results when they exist', async () => {
-      const [hits] = await index.doSearch({ queries: ['cameras'], limit: 3, filter: { nodeTypes: ['category'] } });
+      const [hits] = await index.doSearch({
+        queries: ['cameras'],
+        limit: 3,
+        filter: { nodeTypes: ['category'] },
+      });
       expect(hits).toHaveLength(3);
       expect(hits!.every((h) => typeOf.get(h.id) === 'category')).toBe(true);
     });
@@ -81,12 +90,19 @@ export function runTextIndexSuite(options: TextIndexSuiteOptions): void {
       const ids = ['p:d3500', 'p:eos', 'b:nikon'];
       const [byIds] = await index.doSearch({ queries: ['DSLR'], limit: 10, filter: { ids } });
       expect(byIds!.map((h) => h.id).sort()).toEqual(['p:d3500', 'p:eos']);
-      const [both] = await index.doSearch({ queries: ['japanese nikon'], limit: 10, filter: { ids, nodeTypes: ['brand'] } });
+      const [both] = await index.doSearch({
+        queries: ['japanese nikon'],
+        limit: 10,
+        filter: { ids, nodeTypes: ['brand'] },
+      });
       expect(both!.map((h) => h.id)).toEqual(['b:nikon']);
     });
 
     it('answers a batch of queries in order', async () => {
-      const results = await index.doSearch({ queries: ['night vision waterproof', 'printers', 'rangefinder'], limit: 1 });
+      const results = await index.doSearch({
+        queries: ['night vision waterproof', 'printers', 'rangefinder'],
+        limit: 1,
+      });
       expect(results.map((hits) => hits[0]?.id)).toEqual(['p:trailcam', 'b:canon', 'b:leica']);
     });
 

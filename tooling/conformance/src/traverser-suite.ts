@@ -7,6 +7,12 @@ export interface TraverserSuiteOptions {
   readonly name: string;
   /** Builds the traverser; it will run against `context` (reference stores over the toy SKB). */
   create(context: RetrievalContext): Promise<TraverserV1>;
+  /**
+   * A plain search traverser (text or vector search, no graph traversal): it must still find what the
+   * planned path reaches when the documents say so, but its trajectories are single search hops, so
+   * the structural-trajectory check is replaced by that one. Default false.
+   */
+  readonly searchOnly?: boolean;
 }
 
 /** A plan: products made by the brand the query names (Nikon), restricted to wildlife. */
@@ -14,10 +20,24 @@ export function toyNikonPlan(): Plan {
   const schema = toySkb().schema;
   return {
     ...emptyPlan('Nikon gear for wildlife', schema),
-    anchors: [{ mention: 'Nikon', candidates: [{ id: 'b:nikon', score: 1, type: 'brand' }], confidence: 0.9 }],
-    paths: [{ anchor: 0, hops: [{ edgeType: 'made_by', direction: 'in', nodeTypes: ['product'], restriction: 'wildlife' }], score: 1 }],
+    anchors: [
+      { mention: 'Nikon', candidates: [{ id: 'b:nikon', score: 1, type: 'brand' }], confidence: 0.9 },
+    ],
+    paths: [
+      {
+        anchor: 0,
+        hops: [{ edgeType: 'made_by', direction: 'in', nodeTypes: ['product'], restriction: 'wildlife' }],
+        score: 1,
+      },
+    ],
     variables: [{ name: 'p', nodeTypes: ['product'], restriction: 'wildlife' }],
-    triplets: [{ subject: { kind: 'variable', name: 'p' }, edgeType: 'made_by', object: { kind: 'anchor', anchor: 0 } }],
+    triplets: [
+      {
+        subject: { kind: 'variable', name: 'p' },
+        edgeType: 'made_by',
+        object: { kind: 'anchor', anchor: 0 },
+      },
+    ],
     target: 'p',
     restriction: 'wildlife',
     confidence: 0.8,
@@ -55,7 +75,12 @@ export function runTraverserSuite(options: TraverserSuiteOptions): void {
     });
 
     it('finds what the planned path reaches, with real edges on every trajectory', async () => {
-      const candidates = await traverser.doTraverse({ query: 'Nikon gear for wildlife', plan: toyNikonPlan(), limit: 10, context });
+      const candidates = await traverser.doTraverse({
+        query: 'Nikon gear for wildlife',
+        plan: toyNikonPlan(),
+        limit: 10,
+        context,
+      });
       expectWellFormed(candidates, 10);
       const ids = candidates.map((c) => c.id);
       for (const id of ['p:d850', 'p:nikkor']) expect(ids).toContain(id);
@@ -65,24 +90,47 @@ export function runTraverserSuite(options: TraverserSuiteOptions): void {
             const hop = trajectory.hops[i]!;
             if (hop.via !== 'structure') continue;
             const from = trajectory.hops[i - 1]!.node;
-            const neighbors = await graph.doNeighbors({ seeds: [from], edgeTypes: [hop.edgeType!], direction: hop.direction! });
+            const neighbors = await graph.doNeighbors({
+              seeds: [from],
+              edgeTypes: [hop.edgeType!],
+              direction: hop.direction!,
+            });
             expect(neighbors.map((n) => n.node)).toContain(hop.node);
           }
         }
       }
       const structural = candidates.find((c) => c.id === 'p:d850')!;
-      expect(structural.trajectories.some((t) => t.hops[0]!.node === 'b:nikon' && t.hops.length === 2)).toBe(true);
+      if (options.searchOnly) {
+        for (const trajectory of candidates.flatMap((c) => c.trajectories)) {
+          expect(trajectory.hops).toHaveLength(1);
+          expect(['text', 'vector']).toContain(trajectory.hops[0]!.via);
+        }
+        return;
+      }
+      expect(structural.trajectories.some((t) => t.hops[0]!.node === 'b:nikon' && t.hops.length === 2)).toBe(
+        true,
+      );
     });
 
     it('honours the limit', async () => {
-      const candidates = await traverser.doTraverse({ query: 'Nikon gear for wildlife', plan: toyNikonPlan(), limit: 1, context });
+      const candidates = await traverser.doTraverse({
+        query: 'Nikon gear for wildlife',
+        plan: toyNikonPlan(),
+        limit: 1,
+        context,
+      });
       expectWellFormed(candidates, 1);
       expect(candidates).toHaveLength(1);
     });
 
     it('falls back to text when the plan has no path, never throwing', async () => {
       for (const query of ['wildlife trail camera', '', '相机', 'zzzz qqqq']) {
-        const candidates = await traverser.doTraverse({ query, plan: emptyPlan(query, skb.schema), limit: 5, context });
+        const candidates = await traverser.doTraverse({
+          query,
+          plan: emptyPlan(query, skb.schema),
+          limit: 5,
+          context,
+        });
         expectWellFormed(candidates, 5);
       }
       const wildlife = await traverser.doTraverse({

@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 export interface VectorIndexSuiteOptions {
   readonly name: string;
   /** Builds an index over `records` of `dimensions` made by `embedderId`. The suite closes it. */
-  create(options: { records: readonly VectorRecord[]; dimensions: number; embedderId: string }): Promise<VectorIndexV1>;
+  create(options: {
+    records: readonly VectorRecord[];
+    dimensions: number;
+    embedderId: string;
+  }): Promise<VectorIndexV1>;
 }
 
 /** Deterministic pseudo-random unit-ish vectors (mulberry32), one per toy node. */
@@ -18,7 +22,11 @@ export function toyVectors(dimensions: number, seed = 7): VectorRecord[] {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
   };
-  return toySkb().nodes.map((node) => ({ id: node.id, type: node.type, vector: Array.from({ length: dimensions }, random) }));
+  return toySkb().nodes.map((node) => ({
+    id: node.id,
+    type: node.type,
+    vector: Array.from({ length: dimensions }, random),
+  }));
 }
 
 /** The `VectorIndexV1` contract (cosine similarity, prefilters), checked on toy vectors. */
@@ -65,7 +73,11 @@ export function runVectorIndexSuite(options: VectorIndexSuiteOptions): void {
       const ids = ['p:q2', 'c:lenses', 'b:canon'];
       const [byIds] = await index.doSearch({ vectors: [query], limit: 10, filter: { ids } });
       expect(byIds!.map((h) => h.id).sort()).toEqual([...ids].sort());
-      const [both] = await index.doSearch({ vectors: [query], limit: 10, filter: { ids, nodeTypes: ['product'] } });
+      const [both] = await index.doSearch({
+        vectors: [query],
+        limit: 10,
+        filter: { ids, nodeTypes: ['product'] },
+      });
       expect(both!.map((h) => h.id)).toEqual(['p:q2']);
     });
 
@@ -82,14 +94,20 @@ export function runVectorIndexSuite(options: VectorIndexSuiteOptions): void {
         }
         return dot / Math.sqrt(na * nb);
       };
-      const exact = [...records].sort((a, b) => cosine(query, b.vector) - cosine(query, a.vector)).slice(0, 3);
+      const exact = [...records]
+        .sort((a, b) => cosine(query, b.vector) - cosine(query, a.vector))
+        .slice(0, 3);
       const [hits] = await index.doSearch({ vectors: [query], limit: 3 });
       expect(hits!.map((h) => h.id)).toEqual(exact.map((r) => r.id));
-      hits!.forEach((hit, i) => expect(hit.score).toBeCloseTo(cosine(query, exact[i]!.vector), 3));
+      hits!.forEach((hit, i) => {
+        expect(hit.score).toBeCloseTo(cosine(query, exact[i]!.vector), 3);
+      });
     });
 
     it('rejects a vector of the wrong dimension', async () => {
-      await expect(index.doSearch({ vectors: [[1, 2, 3]], limit: 1 })).rejects.toMatchObject({ code: 'WEFT_BAD_INPUT' });
+      await expect(index.doSearch({ vectors: [[1, 2, 3]], limit: 1 })).rejects.toMatchObject({
+        code: 'WEFT_BAD_INPUT',
+      });
     });
   });
 }

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { reciprocalRankFusion, weightedScoreFusion } from './fusion.ts';
 
 const list = (source: string, ...entries: [string, number][]): Candidate[] =>
-  entries.map(([id, score]) => ({ id, score, scores: { [source]: score }, trajectories: [{ hops: [{ node: id, via: 'text' }] }], source }));
+  entries.map(([id, score]) => ({
+    id,
+    score,
+    scores: { [source]: score },
+    trajectories: [{ hops: [{ node: id, via: 'text' }] }],
+    source,
+  }));
 
 describe('reciprocalRankFusion', () => {
   it('scores Σ 1/(k + rank) and merges trajectories and component scores', () => {
@@ -20,13 +26,17 @@ describe('reciprocalRankFusion', () => {
   });
 
   it('counts an id repeated within one list once, and breaks ties by id', () => {
-    const fused = reciprocalRankFusion().fuse([list('x', ['b', 1], ['b', 1]), list('y', ['a', 1])], { limit: 10 });
+    const fused = reciprocalRankFusion().fuse([list('x', ['b', 1], ['b', 1]), list('y', ['a', 1])], {
+      limit: 10,
+    });
     expect(fused.map((c) => c.id)).toEqual(['a', 'b']);
     expect(fused[1]!.score).toBeCloseTo(1 / 61, 12);
   });
 
   it('applies weights and the limit', () => {
-    const fused = reciprocalRankFusion({ weights: [0, 1] }).fuse([list('x', ['a', 1]), list('y', ['b', 1])], { limit: 1 });
+    const fused = reciprocalRankFusion({ weights: [0, 1] }).fuse([list('x', ['a', 1]), list('y', ['b', 1])], {
+      limit: 1,
+    });
     expect(fused.map((c) => c.id)).toEqual(['b']);
   });
 });

@@ -28,7 +28,14 @@ function accumulate(
       seen.add(candidate.id);
       let entry = byId.get(candidate.id);
       if (!entry) {
-        entry = { id: candidate.id, type: candidate.type, score: 0, scores: {}, trajectories: [], sources: new Set() };
+        entry = {
+          id: candidate.id,
+          type: candidate.type,
+          score: 0,
+          scores: {},
+          trajectories: [],
+          sources: new Set(),
+        };
         byId.set(candidate.id, entry);
       }
       entry.score += contribution(candidate, rank, listIndex);
@@ -62,7 +69,10 @@ export function reciprocalRankFusion(options: { k?: number; weights?: readonly n
   return {
     name: 'rrf',
     fuse(lists, { limit }) {
-      const entries = accumulate(lists, (_c, rank, listIndex) => (options.weights?.[listIndex] ?? 1) / (k + rank + 1));
+      const entries = accumulate(
+        lists,
+        (_c, rank, listIndex) => (options.weights?.[listIndex] ?? 1) / (k + rank + 1),
+      );
       return finish(entries, 'rrf', limit);
     },
   };

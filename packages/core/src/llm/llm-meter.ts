@@ -1,8 +1,4 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4StreamPart,
-  LanguageModelV4Usage,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { WeftError } from '../errors/weft-error.ts';
 
 /** Counts LLM calls and tokens of one retrieval and enforces the stack's call budget. */

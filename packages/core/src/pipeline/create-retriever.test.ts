@@ -35,10 +35,23 @@ describe('createRetriever', () => {
   it('runs planner → traverser → reranker, dedupes, drops non-target types and records a trace', async () => {
     const planner = new MockPlanner({ doPlan: ({ query }) => plan(query) });
     const traverser = new MockTraverser({
-      doTraverse: [[candidate('p:d850', 3), candidate('b:nikon', 2.5, 'brand'), candidate('p:d850', 2), candidate('p:q2', 1)]],
+      doTraverse: [
+        [
+          candidate('p:d850', 3),
+          candidate('b:nikon', 2.5, 'brand'),
+          candidate('p:d850', 2),
+          candidate('p:q2', 1),
+        ],
+      ],
     });
     const reranker = new MockReranker({});
-    const retriever = createRetriever({ name: 't', context: baseContext(), planner, traversers: [traverser], rerankers: [reranker] });
+    const retriever = createRetriever({
+      name: 't',
+      context: baseContext(),
+      planner,
+      traversers: [traverser],
+      rerankers: [reranker],
+    });
     const result = await retrieve(retriever, { query: 'nikon dslr', limit: 5 });
 
     expect(result.ranking.map((c) => c.id)).toEqual(['p:d850', 'p:q2']);
@@ -69,11 +82,20 @@ describe('createRetriever', () => {
     const traverser = new MockTraverser({ doTraverse: [[candidate('p:eos', 1)], [candidate('p:d850', 1)]] });
     const critic = new MockCritic({
       doCritique: [
-        { accept: false, feedback: [{ kind: 'incorrect-entity', message: 'Canon is wrong', entity: 'Canon' }] },
+        {
+          accept: false,
+          feedback: [{ kind: 'incorrect-entity', message: 'Canon is wrong', entity: 'Canon' }],
+        },
         { accept: true },
       ],
     });
-    const result = await createRetriever({ name: 't', context: baseContext(), planner, traversers: [traverser], critic }).doRetrieve({
+    const result = await createRetriever({
+      name: 't',
+      context: baseContext(),
+      planner,
+      traversers: [traverser],
+      critic,
+    }).doRetrieve({
       query: 'nikon',
     });
     expect(result.ranking.map((c) => c.id)).toEqual(['p:d850']);
@@ -84,9 +106,17 @@ describe('createRetriever', () => {
   });
 
   it('stops after maxRounds even when the critic keeps rejecting', async () => {
-    const critic = new MockCritic({ doCritique: { accept: false, feedback: [{ kind: 'no-intersection', message: 'none' }] } });
+    const critic = new MockCritic({
+      doCritique: { accept: false, feedback: [{ kind: 'no-intersection', message: 'none' }] },
+    });
     const traverser = new MockTraverser({ doTraverse: [[candidate('p:1', 1)]] });
-    const result = await createRetriever({ name: 't', context: baseContext(), traversers: [traverser], critic, maxRounds: 2 }).doRetrieve({
+    const result = await createRetriever({
+      name: 't',
+      context: baseContext(),
+      traversers: [traverser],
+      critic,
+      maxRounds: 2,
+    }).doRetrieve({
       query: 'q',
     });
     expect(result.trace.rounds).toBe(2);
@@ -123,7 +153,11 @@ describe('createRetriever', () => {
     }).doRetrieve({ query: 'q' });
     expect(ok.trace.llmCalls).toBe(2);
     expect(ok.trace.inputTokens).toBe(14);
-    expect(ok.trace.stages.find((s) => s.kind === 'planner')).toMatchObject({ llmCalls: 1, inputTokens: 7, outputTokens: 3 });
+    expect(ok.trace.stages.find((s) => s.kind === 'planner')).toMatchObject({
+      llmCalls: 1,
+      inputTokens: 7,
+      outputTokens: 3,
+    });
     expect(ok.ranking.map((c) => c.id)).toEqual(['p:2', 'p:1']);
 
     // Budget 1: the planner spends it, the optional reranker is skipped, the ranking survives.
@@ -137,11 +171,19 @@ describe('createRetriever', () => {
     }).doRetrieve({ query: 'q' });
     expect(tight.trace.llmCalls).toBe(1);
     expect(tight.ranking.map((c) => c.id)).toEqual(['p:1', 'p:2']);
-    expect(tight.trace.stages.find((s) => s.kind === 'reranker')!.error?.code).toBe('WEFT_LLM_BUDGET_EXCEEDED');
+    expect(tight.trace.stages.find((s) => s.kind === 'reranker')!.error?.code).toBe(
+      'WEFT_LLM_BUDGET_EXCEEDED',
+    );
 
     // Budget 0: the planner itself cannot run, which is an error.
     await expect(
-      createRetriever({ name: 't', context: baseContext({ languageModel: model }), planner: llmPlanner, traversers: [traverser], llmBudget: 0 }).doRetrieve({
+      createRetriever({
+        name: 't',
+        context: baseContext({ languageModel: model }),
+        planner: llmPlanner,
+        traversers: [traverser],
+        llmBudget: 0,
+      }).doRetrieve({
         query: 'q',
       }),
     ).rejects.toMatchObject({ code: 'WEFT_LLM_BUDGET_EXCEEDED' });
@@ -161,15 +203,29 @@ describe('createRetriever', () => {
   });
 
   it('rejects bad limits and stacks without traversers', async () => {
-    expect(() => createRetriever({ name: 't', context: baseContext(), traversers: [] })).toThrow(/no traverser/);
-    const retriever = createRetriever({ name: 't', context: baseContext(), traversers: [new MockTraverser({ doTraverse: [[]] })] });
-    await expect(retriever.doRetrieve({ query: 'q', limit: 0 })).rejects.toMatchObject({ code: 'WEFT_BAD_INPUT' });
+    expect(() => createRetriever({ name: 't', context: baseContext(), traversers: [] })).toThrow(
+      /no traverser/,
+    );
+    const retriever = createRetriever({
+      name: 't',
+      context: baseContext(),
+      traversers: [new MockTraverser({ doTraverse: [[]] })],
+    });
+    await expect(retriever.doRetrieve({ query: 'q', limit: 0 })).rejects.toMatchObject({
+      code: 'WEFT_BAD_INPUT',
+    });
   });
 
   it('honours an abort signal', async () => {
     const controller = new AbortController();
     controller.abort();
-    const retriever = createRetriever({ name: 't', context: baseContext(), traversers: [new MockTraverser({ doTraverse: [[]] })] });
-    await expect(retriever.doRetrieve({ query: 'q', abortSignal: controller.signal })).rejects.toMatchObject({ code: 'WEFT_ABORTED' });
+    const retriever = createRetriever({
+      name: 't',
+      context: baseContext(),
+      traversers: [new MockTraverser({ doTraverse: [[]] })],
+    });
+    await expect(retriever.doRetrieve({ query: 'q', abortSignal: controller.signal })).rejects.toMatchObject({
+      code: 'WEFT_ABORTED',
+    });
   });
 });

@@ -54,7 +54,9 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
   }
   const fusion = stack.fusion ?? reciprocalRankFusion();
   const maxRounds = Math.max(1, stack.maxRounds ?? (stack.critic ? 3 : 1));
-  const targetTypes = stack.context.schema.targetTypes ? new Set(stack.context.schema.targetTypes) : undefined;
+  const targetTypes = stack.context.schema.targetTypes
+    ? new Set(stack.context.schema.targetTypes)
+    : undefined;
 
   return {
     specificationVersion: 'v1',
@@ -62,7 +64,10 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
     async doRetrieve(options: RetrieveOptions): Promise<RetrievalResult> {
       const limit = options.limit ?? 20;
       if (!Number.isInteger(limit) || limit < 1) {
-        throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `limit must be a positive integer, got ${limit}` });
+        throw new WeftError({
+          code: 'WEFT_BAD_INPUT',
+          message: `limit must be a positive integer, got ${limit}`,
+        });
       }
       const candidateLimit = Math.max(stack.candidateLimit ?? 100, limit);
       const started = performance.now();
@@ -81,7 +86,9 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
         const base = stack.context;
         const context: RetrievalContext = {
           ...base,
-          ...(base.languageModel ? { languageModel: meterLanguageModel(base.languageModel, [queryMeter, stageMeter]) } : {}),
+          ...(base.languageModel
+            ? { languageModel: meterLanguageModel(base.languageModel, [queryMeter, stageMeter]) }
+            : {}),
           ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
         };
         const startedAtMs = performance.now() - started;
@@ -159,7 +166,12 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
               round,
               { query, feedback: feedback.length },
               (context) =>
-                planner.doPlan({ query, feedback: [...feedback], ...(previous ? { previous } : {}), context }),
+                planner.doPlan({
+                  query,
+                  feedback: [...feedback],
+                  ...(previous ? { previous } : {}),
+                  context,
+                }),
               summarizePlan,
             )
           : emptyPlan(query, stack.context.schema);
@@ -196,7 +208,14 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
             reranker.name,
             round,
             { candidates: input.length },
-            (context) => reranker.doRerank({ query, plan: currentPlan, candidates: input, limit: candidateLimit, context }),
+            (context) =>
+              reranker.doRerank({
+                query,
+                plan: currentPlan,
+                candidates: input,
+                limit: candidateLimit,
+                context,
+              }),
             summarizeCandidates,
           );
           if (reranked) candidates = reranked;
@@ -239,7 +258,11 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
 }
 
 /** Distinct ids, of the target types when the type is known, best first, at most `limit`. */
-function finalRanking(candidates: readonly Candidate[], targetTypes: ReadonlySet<string> | undefined, limit: number) {
+function finalRanking(
+  candidates: readonly Candidate[],
+  targetTypes: ReadonlySet<string> | undefined,
+  limit: number,
+) {
   const seen = new Set<string>();
   const ranking: Candidate[] = [];
   for (const candidate of candidates) {

@@ -28,14 +28,23 @@ describe('searchVector', () => {
       embedderId: 'local:toy-2',
       doSearch: (options) => options.vectors.map((v) => [{ id: `len${v[0]}`, score: 1 }]),
     });
-    const hits = await searchVector(index, model, ['abc', 'de'], { limit: 3, filter: { nodeTypes: ['product'] } });
+    const hits = await searchVector(index, model, ['abc', 'de'], {
+      limit: 3,
+      filter: { nodeTypes: ['product'] },
+    });
     expect(hits.map((h) => h[0]!.id)).toEqual(['len3', 'len2']);
     expect(model.doEmbedCalls).toHaveLength(1);
     expect(index.doSearchCalls[0]!.filter).toEqual({ nodeTypes: ['product'] });
   });
 
   it('refuses a query embedder that differs from the index embedder', async () => {
-    const index = new MockVectorIndex({ dimensions: 2, embedderId: 'openai:text-embedding-3-small', doSearch: [[]] });
-    await expect(searchVector(index, model, ['x'], { limit: 1 })).rejects.toMatchObject({ code: 'WEFT_EMBEDDER_MISMATCH' });
+    const index = new MockVectorIndex({
+      dimensions: 2,
+      embedderId: 'openai:text-embedding-3-small',
+      doSearch: [[]],
+    });
+    await expect(searchVector(index, model, ['x'], { limit: 1 })).rejects.toMatchObject({
+      code: 'WEFT_EMBEDDER_MISMATCH',
+    });
   });
 });

@@ -61,7 +61,10 @@ export class InMemoryGraphStore implements GraphStoreV1 {
     for (const node of skb.nodes) this.nodes.set(node.id, node);
     for (const edge of skb.edges) {
       if (!this.nodes.has(edge.src) || !this.nodes.has(edge.dst)) {
-        throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `edge ${edge.src} -${edge.type}-> ${edge.dst} has a dangling endpoint` });
+        throw new WeftError({
+          code: 'WEFT_BAD_INPUT',
+          message: `edge ${edge.src} -${edge.type}-> ${edge.dst} has a dangling endpoint`,
+        });
       }
       (this.out.get(edge.src) ?? this.out.set(edge.src, []).get(edge.src)!).push(edge);
       (this.in.get(edge.dst) ?? this.in.set(edge.dst, []).get(edge.dst)!).push(edge);
@@ -99,7 +102,10 @@ export class InMemoryGraphStore implements GraphStoreV1 {
       };
       if (options.direction !== 'in') follow(this.out.get(seed), 'out');
       if (options.direction !== 'out') follow(this.in.get(seed), 'in');
-      found.sort((a, b) => compare(a.node, b.node) || compare(a.edgeType, b.edgeType) || compare(a.direction, b.direction));
+      found.sort(
+        (a, b) =>
+          compare(a.node, b.node) || compare(a.edgeType, b.edgeType) || compare(a.direction, b.direction),
+      );
       result.push(...(options.limitPerSeed === undefined ? found : found.slice(0, options.limitPerSeed)));
     }
     return result;
@@ -116,10 +122,12 @@ export class InMemoryGraphStore implements GraphStoreV1 {
       for (const node of candidates) {
         const base = { id: node.id, type: node.type, name: node.name };
         if (node.name === name) matches.push({ ...base, match: 'exact', score: 1, matched: node.name });
-        else if (node.aliases?.includes(name)) matches.push({ ...base, match: 'alias', score: 0.95, matched: name });
+        else if (node.aliases?.includes(name))
+          matches.push({ ...base, match: 'alias', score: 0.95, matched: name });
         else {
           const hit = [node.name, ...(node.aliases ?? [])].find((label) => label.toLowerCase() === lower);
-          if (hit !== undefined) matches.push({ ...base, match: 'case-insensitive', score: 0.9, matched: hit });
+          if (hit !== undefined)
+            matches.push({ ...base, match: 'case-insensitive', score: 0.9, matched: hit });
         }
       }
       if (matches.length === 0 && options.fuzzy !== false && name.trim().length > 0) {
@@ -130,7 +138,14 @@ export class InMemoryGraphStore implements GraphStoreV1 {
             if (similarity > best.similarity) best = { label, similarity };
           }
           if (best.similarity >= 0.5) {
-            matches.push({ id: node.id, type: node.type, name: node.name, match: 'fuzzy', score: 0.8 * best.similarity, matched: best.label });
+            matches.push({
+              id: node.id,
+              type: node.type,
+              name: node.name,
+              match: 'fuzzy',
+              score: 0.8 * best.similarity,
+              matched: best.label,
+            });
           }
         }
       }
@@ -140,7 +155,10 @@ export class InMemoryGraphStore implements GraphStoreV1 {
   }
 
   async doCypher(_query: string, _options?: GraphCypherOptions): Promise<CypherResult> {
-    throw new WeftError({ code: 'WEFT_UNSUPPORTED', message: 'the in-memory graph store does not run Cypher' });
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: 'the in-memory graph store does not run Cypher',
+    });
   }
 
   async doStats(): Promise<GraphStats> {
@@ -160,7 +178,13 @@ export class InMemoryGraphStore implements GraphStoreV1 {
     degrees.sort((a, b) => a - b);
     const at = (q: number) => degrees[Math.min(degrees.length - 1, Math.floor(q * degrees.length))] ?? 0;
     const mean = degrees.length ? degrees.reduce((s, d) => s + d, 0) / degrees.length : 0;
-    return { nodes: this.nodes.size, edges, nodesByType, edgesByType, degree: { mean, max: at(1), p50: at(0.5), p95: at(0.95) } };
+    return {
+      nodes: this.nodes.size,
+      edges,
+      nodesByType,
+      edgesByType,
+      degree: { mean, max: at(1), p50: at(0.5), p95: at(0.95) },
+    };
   }
 
   async close(): Promise<void> {

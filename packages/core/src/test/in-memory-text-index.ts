@@ -23,7 +23,8 @@ export class InMemoryTextIndex implements TextIndexV1 {
       const tokens = tokenize([node.name, ...(node.aliases ?? []), node.text].join(' '));
       const terms = new Map<string, number>();
       for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
-      for (const term of terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      for (const term of terms.keys())
+        this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       this.documents.push({ id: node.id, type: node.type, terms, length: tokens.length });
       total += tokens.length;
     }

@@ -19,7 +19,11 @@ export class InMemoryVectorIndex implements VectorIndexV1 {
   constructor(options: { records: readonly VectorRecord[]; dimensions: number; embedderId: string }) {
     this.dimensions = options.dimensions;
     this.embedderId = options.embedderId;
-    this.records = options.records.map((record) => ({ id: record.id, type: record.type, unit: unit(record.vector, this.dimensions) }));
+    this.records = options.records.map((record) => ({
+      id: record.id,
+      type: record.type,
+      unit: unit(record.vector, this.dimensions),
+    }));
   }
 
   async doSearch(options: VectorSearchOptions): Promise<IndexHit[][]> {
@@ -45,7 +49,10 @@ export class InMemoryVectorIndex implements VectorIndexV1 {
 
 function unit(vector: readonly number[], dimensions: number): Float64Array {
   if (vector.length !== dimensions) {
-    throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `vector has ${vector.length} dimensions, index has ${dimensions}` });
+    throw new WeftError({
+      code: 'WEFT_BAD_INPUT',
+      message: `vector has ${vector.length} dimensions, index has ${dimensions}`,
+    });
   }
   const out = Float64Array.from(vector);
   const norm = Math.hypot(...out) || 1;

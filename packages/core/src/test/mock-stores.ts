@@ -3,7 +3,6 @@ import type {
   GraphLookupOptions,
   GraphNeighbor,
   GraphNeighborsOptions,
-  GraphStoreV1,
   IndexHit,
   NameMatch,
   TextIndexV1,
@@ -14,8 +13,13 @@ import type {
 import { InMemoryGraphStore, type InMemorySkb } from './in-memory-graph-store.ts';
 import type { MockBehaviour } from './mocks.ts';
 
-async function answer<Options, Result>(behaviour: MockBehaviour<Options, Result>, options: Options, call: number) {
-  if (typeof behaviour === 'function') return (behaviour as (o: Options) => Result | Promise<Result>)(options);
+async function answer<Options, Result>(
+  behaviour: MockBehaviour<Options, Result>,
+  options: Options,
+  call: number,
+) {
+  if (typeof behaviour === 'function')
+    return (behaviour as (o: Options) => Result | Promise<Result>)(options);
   if (Array.isArray(behaviour)) return behaviour[Math.min(call, behaviour.length - 1)] as Result;
   return behaviour as Result;
 }
@@ -72,7 +76,10 @@ export class MockTextIndex implements TextIndexV1 {
   readonly doSearchCalls: TextSearchOptions[] = [];
   private readonly behaviour: MockBehaviour<TextSearchOptions, IndexHit[][]>;
 
-  constructor(options: { doSearch: MockBehaviour<TextSearchOptions, IndexHit[][]>; maxQueriesPerCall?: number }) {
+  constructor(options: {
+    doSearch: MockBehaviour<TextSearchOptions, IndexHit[][]>;
+    maxQueriesPerCall?: number;
+  }) {
     this.behaviour = options.doSearch;
     this.maxQueriesPerCall = options.maxQueriesPerCall ?? 64;
   }

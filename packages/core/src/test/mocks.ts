@@ -19,11 +19,15 @@ import type {
  * Like the AI SDK's mocks: a behaviour is a function, one value for every call, or an array with one
  * value per call (the last one repeats).
  */
-export type MockBehaviour<Options, Result> = ((options: Options) => Result | Promise<Result>) | Result | readonly Result[];
+export type MockBehaviour<Options, Result> =
+  | ((options: Options) => Result | Promise<Result>)
+  | Result
+  | readonly Result[];
 
 function responder<Options, Result>(behaviour: MockBehaviour<Options, Result>, calls: readonly Options[]) {
   return async (options: Options): Promise<Result> => {
-    if (typeof behaviour === 'function') return (behaviour as (o: Options) => Result | Promise<Result>)(options);
+    if (typeof behaviour === 'function')
+      return (behaviour as (o: Options) => Result | Promise<Result>)(options);
     if (Array.isArray(behaviour)) {
       if (behaviour.length === 0) throw new Error('mock has no values');
       return behaviour[Math.min(calls.length - 1, behaviour.length - 1)] as Result;
@@ -75,7 +79,10 @@ export class MockReranker implements RerankerV1 {
 
   constructor(options: { name?: string; doRerank?: MockBehaviour<RerankOptions, Candidate[]> }) {
     this.name = options.name ?? 'mock-reranker';
-    this.respond = responder(options.doRerank ?? ((o: RerankOptions) => [...o.candidates]), this.doRerankCalls);
+    this.respond = responder(
+      options.doRerank ?? ((o: RerankOptions) => [...o.candidates]),
+      this.doRerankCalls,
+    );
   }
 
   doRerank(options: RerankOptions): Promise<Candidate[]> {

@@ -15,12 +15,13 @@ export class ReferencePathTraverser implements TraverserV1 {
     for (const [pathIndex, path] of plan.paths.entries()) {
       const anchor = path.anchor === undefined ? undefined : plan.anchors[path.anchor];
       if (!anchor) continue;
-      let frontier: { node: string; type: string; score: number; hops: TrajectoryHop[] }[] = anchor.candidates.map((candidate) => ({
-        node: candidate.id,
-        type: candidate.type,
-        score: candidate.score,
-        hops: [{ node: candidate.id, nodeType: candidate.type, via: 'anchor' as const }],
-      }));
+      let frontier: { node: string; type: string; score: number; hops: TrajectoryHop[] }[] =
+        anchor.candidates.map((candidate) => ({
+          node: candidate.id,
+          type: candidate.type,
+          score: candidate.score,
+          hops: [{ node: candidate.id, nodeType: candidate.type, via: 'anchor' as const }],
+        }));
       for (const hop of path.hops) {
         const neighbors = await context.graph.doNeighbors({
           seeds: frontier.map((entry) => entry.node),
@@ -36,7 +37,16 @@ export class ReferencePathTraverser implements TraverserV1 {
               node: neighbor.node,
               type: neighbor.nodeType,
               score: entry.score,
-              hops: [...entry.hops, { node: neighbor.node, nodeType: neighbor.nodeType, edgeType: neighbor.edgeType, direction: neighbor.direction, via: 'structure' }],
+              hops: [
+                ...entry.hops,
+                {
+                  node: neighbor.node,
+                  nodeType: neighbor.nodeType,
+                  edgeType: neighbor.edgeType,
+                  direction: neighbor.direction,
+                  via: 'structure',
+                },
+              ],
             });
           }
         }
@@ -66,6 +76,13 @@ export class ReferencePathTraverser implements TraverserV1 {
     return [...found.entries()]
       .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
       .slice(0, limit)
-      .map(([id, entry]) => ({ id, type: entry.type, score: entry.score, scores: { traversal: entry.score }, trajectories: entry.trajectories, source: this.name }));
+      .map(([id, entry]) => ({
+        id,
+        type: entry.type,
+        score: entry.score,
+        scores: { traversal: entry.score },
+        trajectories: entry.trajectories,
+        source: this.name,
+      }));
   }
 }

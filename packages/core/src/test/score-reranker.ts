@@ -13,10 +13,12 @@ export class ScoreReranker implements RerankerV1 {
 
   async doRerank({ candidates, limit }: RerankOptions): Promise<Candidate[]> {
     const value = (candidate: Candidate) => candidate.scores[this.scoreName] ?? Number.NEGATIVE_INFINITY;
-    return [...candidates]
-      .sort((a, b) => value(b) - value(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .slice(0, limit)
-      // Scores descend with rank, so they agree with the order whatever the component's values.
-      .map((candidate, rank, ranked) => ({ ...candidate, score: ranked.length - rank }));
+    return (
+      [...candidates]
+        .sort((a, b) => value(b) - value(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, limit)
+        // Scores descend with rank, so they agree with the order whatever the component's values.
+        .map((candidate, rank, ranked) => ({ ...candidate, score: ranked.length - rank }))
+    );
   }
 }

@@ -35,13 +35,34 @@ const nodes: SkbNode[] = [
   node('c:dslr', 'category', 'DSLR cameras', 'Digital single-lens reflex cameras.'),
   node('c:lenses', 'category', 'Lenses', 'Interchangeable optics for cameras.'),
   node('c:trail', 'category', 'Trail cameras', 'Weatherproof cameras for wildlife, triggered by motion.'),
-  node('p:d850', 'product', 'Nikon D850', 'Full-frame DSLR with an F-mount; rugged, weather sealed, fast autofocus for wildlife.'),
+  node(
+    'p:d850',
+    'product',
+    'Nikon D850',
+    'Full-frame DSLR with an F-mount; rugged, weather sealed, fast autofocus for wildlife.',
+  ),
   node('p:d3500', 'product', 'Nikon D3500', 'Entry-level DSLR with an F-mount, light and simple.'),
-  node('p:nikkor', 'product', 'AF-S Nikkor 200-500mm', 'Telephoto zoom lens with F-mount for birds and wildlife.', ['Nikkor 200-500']),
+  node(
+    'p:nikkor',
+    'product',
+    'AF-S Nikkor 200-500mm',
+    'Telephoto zoom lens with F-mount for birds and wildlife.',
+    ['Nikkor 200-500'],
+  ),
   node('p:eos', 'product', 'Canon EOS 90D', 'DSLR with an EF mount, good for sports and wildlife.'),
   node('p:ef', 'product', 'Canon EF 100-400mm', 'Telephoto zoom lens with EF mount.'),
-  node('p:trailcam', 'product', 'Bushnell Trophy Cam', 'Motion-triggered trail camera for wildlife, night vision, waterproof.'),
-  node('p:q2', 'product', 'Leica Q2', 'Compact full-frame camera with a fixed Summilux lens; café street photography.'),
+  node(
+    'p:trailcam',
+    'product',
+    'Bushnell Trophy Cam',
+    'Motion-triggered trail camera for wildlife, night vision, waterproof.',
+  ),
+  node(
+    'p:q2',
+    'product',
+    'Leica Q2',
+    'Compact full-frame camera with a fixed Summilux lens; café street photography.',
+  ),
   node('p:blank', 'product', 'Mystery box', ''),
 ];
 

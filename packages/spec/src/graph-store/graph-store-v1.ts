@@ -72,7 +72,12 @@ export interface GraphStats {
   readonly edges: number;
   readonly nodesByType: Readonly<Record<string, number>>;
   readonly edgesByType: Readonly<Record<string, number>>;
-  readonly degree: { readonly mean: number; readonly max: number; readonly p50: number; readonly p95: number };
+  readonly degree: {
+    readonly mean: number;
+    readonly max: number;
+    readonly p50: number;
+    readonly p95: number;
+  };
 }
 
 /**
@@ -91,7 +96,10 @@ export interface GraphStoreV1 {
 
   doGetSchema(): Promise<SkbSchema>;
   /** Nodes in the order of `ids`; `undefined` where an id is unknown. */
-  doGetNodes(ids: readonly string[], options?: { readonly abortSignal?: AbortSignal }): Promise<(SkbNode | undefined)[]>;
+  doGetNodes(
+    ids: readonly string[],
+    options?: { readonly abortSignal?: AbortSignal },
+  ): Promise<(SkbNode | undefined)[]>;
   /** Typed one-hop expansion from many seeds at once. */
   doNeighbors(options: GraphNeighborsOptions): Promise<GraphNeighbor[]>;
   /** Entity linking: matches for each of `names`, in order, best first. */
