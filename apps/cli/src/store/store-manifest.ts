@@ -34,6 +34,10 @@ export interface IndexManifest {
     /** e.g. `local:tfidf-lsa-256`, `openai:text-embedding-3-small`. */
     readonly embedder: string;
     readonly dimensions: number;
+    /** The `--embedder` value the store was built with (recreates the query-side model). */
+    readonly embedderSpec?: string;
+    /** The ANN index over the vectors (`flat` = exact scan), e.g. `ivf_flat`. */
+    readonly annIndex?: string;
   };
 }
 

@@ -1,0 +1,112 @@
+import { resolve } from 'node:path';
+import { type Command, requiredOption, stringOption, UsageError } from '../command.ts';
+import { Progress } from '../progress.ts';
+import { buildStore } from '../store/build-store.ts';
+
+const phaseLabels: Record<string, string> = {
+  'validate:nodes': 'validate nodes',
+  'validate:edges': 'validate edges',
+  'graph:write-nodes': 'stage nodes',
+  'graph:write-edges': 'stage edges',
+  'graph:copy-nodes': 'load nodes (COPY)',
+  'graph:copy-edges': 'load edges (COPY)',
+  'graph:checkpoint': 'checkpoint',
+};
+
+function table(counts: Readonly<Record<string, number>>): string[] {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const width = Math.max(0, ...entries.map(([name]) => name.length));
+  return entries.map(
+    ([name, count]) => `    ${name.padEnd(width)}  ${count.toLocaleString('en-US').padStart(9)}`,
+  );
+}
+
+/** `weft ingest`: validate a bundle and build (or atomically replace) a store from it. */
+export const ingestCommand: Command = {
+  name: 'ingest',
+  summary: 'Validate an SKB bundle and build a store from it (graph, text and vector indexes)',
+  usage: 'weft ingest <bundle> --db <dir> [--strict] [--embedder local] [--json]',
+  details: [
+    '--db <dir>         the store directory; an existing store there is replaced atomically,',
+    '                   a non-empty directory that is not a Weft store is refused',
+    '--strict           stop validation at the first problem (default: report every problem)',
+    '--embedder <spec>  embedder of the vector index: local (default) or provider:model',
+    '--json             print the summary as one JSON object on stdout',
+  ],
+  examples: [
+    'weft ingest ../shared/datasets/wordnet --db /tmp/wn',
+    'weft ingest my-bundle --db stores/mine --strict --json',
+  ],
+  options: {
+    db: { type: 'string' },
+    strict: { type: 'boolean' },
+    embedder: { type: 'string' },
+  },
+  async run(args, io) {
+    const [bundleArgument, ...extra] = args.positionals;
+    if (!bundleArgument) throw new UsageError('give the bundle directory: weft ingest <bundle> --db <dir>');
+    if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+    const bundle = resolve(io.cwd, bundleArgument);
+    const directory = resolve(io.cwd, requiredOption(args, 'db'));
+    const embedder = stringOption(args, 'embedder') ?? 'local';
+    let progress: Progress | undefined;
+    let phase = '';
+    const built = await buildStore({
+      bundle,
+      directory,
+      strict: args.values.strict === true,
+      embedder,
+      onProgress: (next, done, total) => {
+        if (next !== phase) {
+          progress?.finish();
+          phase = next;
+          progress = new Progress({
+            stream: io.stderr,
+            label: phaseLabels[next] ?? next,
+            ...(total ? { total } : {}),
+          });
+        }
+        progress!.update(done);
+      },
+    });
+    progress?.finish();
+    const { manifest } = built;
+    const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+    const seconds = Math.round(built.seconds * 10) / 10;
+    if (args.values.json) {
+      io.stdout.write(
+        `${JSON.stringify({
+          store: directory,
+          bundle,
+          schema: manifest.schema.name,
+          nodes: manifest.counts.nodes,
+          edges: manifest.counts.edges,
+          nodesByType: manifest.counts.nodesByType,
+          edgesByType: manifest.counts.edgesByType,
+          queries: built.validation.summary.queries,
+          indexes: manifest.indexes ?? null,
+          seconds,
+          graphTimings: built.graph.timings,
+          peakRssMiB,
+        })}\n`,
+      );
+      return 0;
+    }
+    const lines = [
+      `Built ${directory} from ${manifest.schema.name} (${bundle})`,
+      `  ${manifest.counts.nodes.toLocaleString('en-US')} nodes, ${manifest.counts.edges.toLocaleString('en-US')} edges in ${seconds} s, peak memory ${peakRssMiB.toLocaleString('en-US')} MiB`,
+      `  nodes by type (${Object.keys(manifest.counts.nodesByType).length}):`,
+      ...table(manifest.counts.nodesByType),
+      `  edges by type (${Object.keys(manifest.counts.edgesByType).length}):`,
+      ...table(manifest.counts.edgesByType),
+      `  query sets: ${
+        Object.entries(built.validation.summary.queries)
+          .map(([set, n]) => `${set} (${n})`)
+          .join(', ') || 'none'
+      }`,
+      `  indexes: ${manifest.indexes ? `text (${manifest.indexes.text.provider})${manifest.indexes.vector ? `, vector (${manifest.indexes.vector.embedder}, ${manifest.indexes.vector.dimensions} dims)` : ''}` : 'none (graph only)'}`,
+    ];
+    io.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  },
+};

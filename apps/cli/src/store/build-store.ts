@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { WeftError } from '@weft/core';
+import { buildKuzuGraph, type KuzuGraphBuild } from '@weft/graph-kuzu';
+import { formatSkbIssue, openBundle, type ValidationReport, validateBundle } from '@weft/skb';
+import { buildIndexes } from './indexes.ts';
+import {
+  assertReplaceable,
+  manifestFileName,
+  recoverStoreDirectory,
+  retiredDirectory,
+  stagingDirectory,
+} from './store-directory.ts';
+import type { StoreManifest } from './store-manifest.ts';
+
+export interface BuildStoreOptions {
+  readonly bundle: string;
+  /** The store directory (`--db`); replaced atomically when it already holds a store. */
+  readonly directory: string;
+  readonly strict?: boolean;
+  /** Embedder for the vector index (default `local`). */
+  readonly embedder?: string;
+  /** `phase` is e.g. `validate`, `graph:copy-edges`, `index:…`; `total` when known. */
+  readonly onProgress?: (phase: string, done: number, total?: number) => void;
+  /** Test hook: called after the new store is complete, just before it is swapped in. */
+  readonly beforeSwap?: () => Promise<void>;
+}
+
+export interface BuiltStore {
+  readonly manifest: StoreManifest;
+  readonly validation: ValidationReport;
+  readonly graph: KuzuGraphBuild;
+  readonly seconds: number;
+}
+
+/** A bundle that failed validation: the message lists the problems as file:line. */
+function invalidBundle(bundle: string, report: ValidationReport): WeftError {
+  const counts = Object.entries(report.counts)
+    .map(([code, count]) => `${count} ${code}`)
+    .join(', ');
+  const shown = report.issues.slice(0, 50).map((issue) => `  ${formatSkbIssue(issue)}`);
+  const more = report.totalIssues > shown.length ? [`  … and ${report.totalIssues - shown.length} more`] : [];
+  return new WeftError({
+    code: 'WEFT_BAD_INPUT',
+    message: [
+      `${bundle}: ${report.totalIssues} problem${report.totalIssues === 1 ? '' : 's'} (${counts})${report.stopped ? ', stopped at the first (--strict)' : ''}; nothing was written`,
+      ...shown,
+      ...more,
+    ].join('\n'),
+    details: { issues: report.issues, counts: report.counts, totalIssues: report.totalIssues },
+  });
+}
+
+/**
+ * Validates a bundle and builds a complete store (graph, indexes, manifest) in a staging directory
+ * beside `directory`, then swaps it in with renames. Until the swap, the previous store is untouched;
+ * a killed build leaves only a staging folder, removed by the next build.
+ */
+export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore> {
+  const started = performance.now();
+  const bundle = resolve(options.bundle);
+  const directory = resolve(options.directory);
+  if (!existsSync(bundle)) throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `no bundle at ${bundle}` });
+  await recoverStoreDirectory(directory);
+  assertReplaceable(directory);
+
+  const validation = await validateBundle(bundle, {
+    strict: options.strict ?? false,
+    onProgress: (phase, done) => options.onProgress?.(`validate:${phase}`, done),
+  });
+  if (!validation.ok) throw invalidBundle(bundle, validation);
+  const opened = await openBundle(bundle);
+  const { summary } = validation;
+
+  const staging = stagingDirectory(directory);
+  try {
+    await mkdir(staging, { recursive: true });
+    const graph = await buildKuzuGraph({
+      directory: join(staging, 'graph'),
+      schema: opened.schema,
+      nodes: opened.nodes(),
+      edges: opened.edges(),
+      onProgress: (phase, done) =>
+        options.onProgress?.(`graph:${phase}`, done, phase.includes('edges') ? summary.edges : summary.nodes),
+    });
+    await mkdir(join(staging, 'index'));
+    const indexes = await buildIndexes({
+      directory: join(staging, 'index'),
+      schema: opened.schema,
+      nodes: () => opened.nodes(),
+      nodeCount: summary.nodes,
+      embedder: options.embedder ?? 'local',
+      onProgress: (phase, done, total) => options.onProgress?.(`index:${phase}`, done, total),
+    });
+    await mkdir(join(staging, 'artifacts'));
+    const manifest: StoreManifest = {
+      formatVersion: 1,
+      createdAt: new Date().toISOString(),
+      bundle: { path: bundle, name: opened.schema.name },
+      schema: opened.schema,
+      counts: {
+        nodes: graph.nodes,
+        edges: graph.edges,
+        nodesByType: graph.nodesByType,
+        edgesByType: graph.edgesByType,
+      },
+      graph: { provider: 'kuzu', path: 'graph' },
+      ...(indexes ? { indexes } : {}),
+    };
+    // The manifest is written last: a directory without it is never taken for a store.
+    await writeFile(join(staging, manifestFileName), `${JSON.stringify(manifest, null, 2)}\n`);
+    await options.beforeSwap?.();
+    await swapIn(staging, directory);
+    return { manifest, validation, graph, seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function swapIn(staging: string, directory: string): Promise<void> {
+  if (!existsSync(directory)) {
+    await rename(staging, directory);
+    return;
+  }
+  // Two renames: a crash between them leaves the old store as `.<name>.old-…`, which
+  // recoverStoreDirectory (run by every build and open) puts back.
+  const retired = retiredDirectory(directory);
+  await rename(directory, retired);
+  await rename(staging, directory);
+  await rm(retired, { recursive: true, force: true });
+}

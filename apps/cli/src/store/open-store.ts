@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { FileArtifactStore, WeftError } from '@weft/core';
+import { KuzuGraphStore } from '@weft/graph-kuzu';
+import type { RetrievalContext, TextIndexV1 } from '@weft/spec';
+import { openIndexes } from './indexes.ts';
+import { readManifest, recoverStoreDirectory } from './store-directory.ts';
+import type { OpenedIndexes, OpenedStore } from './store-manifest.ts';
+
+/** Stands in for the text index of a store built without indexes: every search says so. */
+const missingTextIndex: TextIndexV1 = {
+  specificationVersion: 'v1',
+  provider: 'none',
+  maxQueriesPerCall: 1,
+  async doSearch() {
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: 'the store has no text index; re-run weft ingest',
+    });
+  },
+  async close() {},
+};
+
+/**
+ * Opens a store built by `weft ingest` for querying: the graph read-only (several processes may
+ * open one store at once), the indexes when the store has them, and its artefacts folder.
+ */
+export async function openStore(
+  directory: string,
+  options: { queryEmbedder?: string } = {},
+): Promise<OpenedStore> {
+  await recoverStoreDirectory(directory);
+  const manifest = await readManifest(directory);
+  const graph = await KuzuGraphStore.open(join(directory, manifest.graph.path));
+  let indexes: OpenedIndexes | undefined;
+  try {
+    if (manifest.indexes) {
+      indexes = await openIndexes(
+        directory,
+        manifest.indexes,
+        options.queryEmbedder === undefined ? {} : { queryEmbedder: options.queryEmbedder },
+      );
+    }
+  } catch (error) {
+    await graph.close();
+    throw error;
+  }
+  const context: RetrievalContext = {
+    schema: manifest.schema,
+    graph,
+    text: indexes?.text ?? missingTextIndex,
+    ...(indexes?.vector ? { vector: indexes.vector } : {}),
+    ...(indexes?.embeddingModel ? { embeddingModel: indexes.embeddingModel } : {}),
+    artifacts: new FileArtifactStore(join(directory, 'artifacts')),
+  };
+  return {
+    directory,
+    manifest,
+    graph,
+    context,
+    async close() {
+      await indexes?.close();
+      await graph.close();
+    },
+  };
+}

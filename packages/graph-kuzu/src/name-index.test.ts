@@ -1,0 +1,53 @@
+import { trigramSimilarity as referenceSimilarity } from '@weft/core/test';
+import { describe, expect, it } from 'vitest';
+import { NameIndex, trigramSimilarity } from './name-index.ts';
+
+describe('NameIndex', () => {
+  const index = new NameIndex();
+  index.add({ id: 'a', type: 't1', name: 'Dog', aliases: ['domestic dog', 'Canis familiaris'] });
+  index.add({ id: 'b', type: 't2', name: 'dog', aliases: [] });
+  index.add({ id: 'c', type: 't1', name: 'Hot dog', aliases: ['frankfurter'] });
+  index.add({ id: 'd', type: 't1', name: 'Cat', aliases: ['dog'] });
+
+  it('ranks exact, alias and case-insensitive matches', () => {
+    expect(index.lookup('dog', { limit: 10, fuzzy: true }).map((m) => [m.id, m.match, m.score])).toEqual([
+      ['b', 'exact', 1],
+      ['d', 'alias', 0.95],
+      ['a', 'case-insensitive', 0.9],
+    ]);
+    expect(index.lookup('CANIS FAMILIARIS', { limit: 10, fuzzy: true })).toEqual([
+      {
+        id: 'a',
+        type: 't1',
+        name: 'Dog',
+        match: 'case-insensitive',
+        score: 0.9,
+        matched: 'Canis familiaris',
+      },
+    ]);
+    expect(index.lookup('dog', { limit: 10, fuzzy: true, nodeTypes: ['t2'] }).map((m) => m.id)).toEqual([
+      'b',
+    ]);
+    expect(index.lookup('dog', { limit: 1, fuzzy: true })).toHaveLength(1);
+  });
+
+  it('falls back to trigram similarity, only when nothing matches exactly', () => {
+    const fuzzy = index.lookup('frankfurtr', { limit: 10, fuzzy: true });
+    expect(fuzzy[0]).toMatchObject({ id: 'c', match: 'fuzzy', matched: 'frankfurter' });
+    expect(fuzzy[0]!.score).toBeCloseTo(0.8 * trigramSimilarity('frankfurtr', 'frankfurter'));
+    expect(index.lookup('frankfurtr', { limit: 10, fuzzy: false })).toEqual([]);
+    expect(index.lookup('zzzzqqq', { limit: 10, fuzzy: true })).toEqual([]);
+    expect(index.lookup('   ', { limit: 10, fuzzy: true })).toEqual([]);
+  });
+
+  it('scores trigrams exactly like the reference store', () => {
+    for (const [a, b] of [
+      ['Nikn D850', 'nikon d850'],
+      ['abc', 'abd'],
+      ['a', 'a'],
+      ['hello world', 'world hello'],
+    ] as const) {
+      expect(trigramSimilarity(a, b)).toBeCloseTo(referenceSimilarity(a, b));
+    }
+  });
+});

@@ -1,0 +1,185 @@
+import type { NameMatch } from '@weft/spec';
+
+/** Character trigrams of a lower-cased, padded label, with counts (the same grams as the reference store). */
+function grams(label: string): Map<string, number> {
+  const padded = `  ${label.toLowerCase()} `;
+  const out = new Map<string, number>();
+  for (let i = 0; i + 3 <= padded.length; i++) {
+    const gram = padded.slice(i, i + 3);
+    out.set(gram, (out.get(gram) ?? 0) + 1);
+  }
+  return out;
+}
+
+function gramTotal(counts: Map<string, number>): number {
+  let total = 0;
+  for (const count of counts.values()) total += count;
+  return total;
+}
+
+/** Dice coefficient on trigram multisets, in [0, 1]. */
+export function trigramSimilarity(a: string, b: string): number {
+  const ga = grams(a);
+  const gb = grams(b);
+  let shared = 0;
+  for (const [gram, count] of ga) shared += Math.min(count, gb.get(gram) ?? 0);
+  const total = gramTotal(ga) + gramTotal(gb);
+  return total === 0 ? 0 : (2 * shared) / total;
+}
+
+export interface NameIndexEntry {
+  readonly id: string;
+  readonly type: string;
+  readonly name: string;
+  readonly aliases: readonly string[];
+}
+
+export interface NameLookupOptions {
+  readonly nodeTypes?: readonly string[];
+  readonly limit: number;
+  readonly fuzzy: boolean;
+}
+
+/** Below this trigram similarity a fuzzy candidate is not a match. */
+const minSimilarity = 0.5;
+
+/**
+ * In-process name/alias maps for entity linking, built from one scan of the graph: exact names,
+ * exact aliases, lower-cased labels, and a trigram inverted index over distinct lower-cased labels
+ * for the fuzzy fallback (candidates from posting lists, an upper bound prunes, exact Dice ranks).
+ * Scores match the reference store: 1 exact name, 0.95 alias, 0.9 case-insensitive, 0.8 × similarity fuzzy.
+ */
+export class NameIndex {
+  private readonly ids: string[] = [];
+  private readonly names: string[] = [];
+  private readonly typeOf: number[] = [];
+  private readonly types: string[] = [];
+  private readonly typeIndex = new Map<string, number>();
+  private readonly byName = new Map<string, number[]>();
+  private readonly byAlias = new Map<string, number[]>();
+  /** Distinct lower-cased labels, the nodes carrying each, and its original spelling per node. */
+  private readonly labels: string[] = [];
+  private readonly labelNodes: number[][] = [];
+  private readonly labelSpelling: string[][] = [];
+  private readonly labelIndex = new Map<string, number>();
+  private readonly labelGramTotal: number[] = [];
+  private readonly postings = new Map<string, number[]>();
+  private scores = new Float64Array(0);
+
+  add(entry: NameIndexEntry): void {
+    const node = this.ids.length;
+    this.ids.push(entry.id);
+    this.names.push(entry.name);
+    let type = this.typeIndex.get(entry.type);
+    if (type === undefined) {
+      type = this.types.length;
+      this.types.push(entry.type);
+      this.typeIndex.set(entry.type, type);
+    }
+    this.typeOf.push(type);
+    push(this.byName, entry.name, node);
+    const seen = new Set<string>();
+    for (const alias of entry.aliases) {
+      if (alias === entry.name || seen.has(alias)) continue;
+      seen.add(alias);
+      push(this.byAlias, alias, node);
+    }
+    const lowered = new Set<string>();
+    for (const label of [entry.name, ...entry.aliases]) {
+      const lower = label.toLowerCase();
+      if (lower.trim().length === 0 || lowered.has(lower)) continue;
+      lowered.add(lower);
+      let index = this.labelIndex.get(lower);
+      if (index === undefined) {
+        index = this.labels.length;
+        this.labels.push(lower);
+        this.labelNodes.push([]);
+        this.labelSpelling.push([]);
+        this.labelIndex.set(lower, index);
+        const counts = grams(lower);
+        this.labelGramTotal.push(gramTotal(counts));
+        for (const gram of counts.keys()) push(this.postings, gram, index);
+      }
+      this.labelNodes[index]!.push(node);
+      this.labelSpelling[index]!.push(label);
+    }
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  lookup(name: string, options: NameLookupOptions): NameMatch[] {
+    if (name.trim().length === 0) return [];
+    const allowed = options.nodeTypes
+      ? new Set(options.nodeTypes.map((t) => this.typeIndex.get(t)).filter((t) => t !== undefined))
+      : undefined;
+    const ok = (node: number) => !allowed || allowed.has(this.typeOf[node]!);
+    const best = new Map<number, NameMatch>();
+    const offer = (node: number, match: NameMatch['match'], score: number, matched: string) => {
+      if (!ok(node)) return;
+      const current = best.get(node);
+      if (!current || current.score < score) {
+        best.set(node, {
+          id: this.ids[node]!,
+          type: this.types[this.typeOf[node]!]!,
+          name: this.names[node]!,
+          match,
+          score,
+          matched,
+        });
+      }
+    };
+    for (const node of this.byName.get(name) ?? []) offer(node, 'exact', 1, name);
+    for (const node of this.byAlias.get(name) ?? []) offer(node, 'alias', 0.95, name);
+    const label = this.labelIndex.get(name.toLowerCase());
+    if (label !== undefined) {
+      const nodes = this.labelNodes[label]!;
+      nodes.forEach((node, i) => {
+        offer(node, 'case-insensitive', 0.9, this.labelSpelling[label]![i]!);
+      });
+    }
+    if (best.size === 0 && options.fuzzy) this.fuzzy(name, offer);
+    return [...best.values()]
+      .sort((a, b) => b.score - a.score || compare(a.id, b.id))
+      .slice(0, options.limit);
+  }
+
+  private fuzzy(
+    name: string,
+    offer: (node: number, match: NameMatch['match'], score: number, matched: string) => void,
+  ): void {
+    const query = grams(name);
+    const queryTotal = gramTotal(query);
+    if (this.scores.length < this.labels.length) this.scores = new Float64Array(this.labels.length);
+    const scores = this.scores;
+    const touched: number[] = [];
+    // Upper bound of the shared trigram count per label: the query's count of every gram it shares.
+    for (const [gram, count] of query) {
+      for (const label of this.postings.get(gram) ?? []) {
+        if (scores[label] === 0) touched.push(label);
+        scores[label]! += count;
+      }
+    }
+    for (const label of touched) {
+      const bound = (2 * scores[label]!) / (queryTotal + this.labelGramTotal[label]!);
+      scores[label] = 0;
+      if (bound < minSimilarity) continue;
+      const similarity = trigramSimilarity(name, this.labels[label]!);
+      if (similarity < minSimilarity) continue;
+      this.labelNodes[label]!.forEach((node, i) => {
+        offer(node, 'fuzzy', 0.8 * similarity, this.labelSpelling[label]![i]!);
+      });
+    }
+  }
+}
+
+function push<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
