@@ -1,5 +1,17 @@
 import type { Command } from '../command.ts';
 import { demoCommand } from './demo.ts';
+import { evalCommand } from './eval.ts';
+import { ingestCommand } from './ingest.ts';
+import { queryCommand } from './query.ts';
+import { synthKbCommand } from './synth-kb.ts';
+import { trainCommand } from './train.ts';
 
 /** Every `weft` command, in the order `weft --help` lists them. Add new commands here. */
-export const commands: readonly Command[] = [demoCommand];
+export const commands: readonly Command[] = [
+  demoCommand,
+  ingestCommand,
+  queryCommand,
+  evalCommand,
+  trainCommand,
+  synthKbCommand,
+];

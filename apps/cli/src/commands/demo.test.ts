@@ -1,0 +1,65 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.ts';
+import { captureIo } from '../testing/capture-io.ts';
+import { toyOpener, toyWorkspace } from '../testing/toy-store.ts';
+import { createDemoCommand, repositoryRoot } from './demo.ts';
+
+let workspace: Awaited<ReturnType<typeof toyWorkspace>>;
+beforeEach(async () => {
+  workspace = await toyWorkspace();
+});
+afterEach(async () => {
+  await workspace.cleanup();
+});
+
+describe('weft demo', () => {
+  it('ingests when the store is missing, runs example queries with explanations and evaluates bm25 against the default stack', async () => {
+    const ingested: string[] = [];
+    const db = path.join(workspace.root, 'demo-store');
+    const command = createDemoCommand({
+      openStore: toyOpener().open,
+      ingest: async (bundle, directory) => {
+        ingested.push(bundle);
+        const { mkdir } = await import('node:fs/promises');
+        await mkdir(directory, { recursive: true });
+        await writeFile(path.join(directory, 'store.json'), '{}');
+      },
+    });
+    const c = captureIo();
+    expect(
+      await runCli(['demo', '--db', db, '--bundle', workspace.bundle, '--set', 'toy'], c.io, [command]),
+    ).toBe(0);
+    expect(ingested).toEqual([workspace.bundle]);
+    const out = c.out();
+    expect(out).toContain('Store: ');
+    expect(out).toMatch(/=== weft query ".+" --stack \S+ --limit 5 --explain/);
+    expect(out).toContain('Results:');
+    expect(out).toMatch(/\| bm25 \| [\d.]+ \|/);
+    expect(out).toContain('Next:');
+
+    // Second run: the store exists, nothing is ingested.
+    const again = captureIo();
+    expect(
+      await runCli(['demo', '--db', db, '--bundle', workspace.bundle, '--set', 'toy', '--json'], again.io, [
+        command,
+      ]),
+    ).toBe(0);
+    expect(ingested).toHaveLength(1);
+    const summary = JSON.parse(again.out());
+    expect(summary.examples).toHaveLength(3);
+    expect(summary.evaluation.stacks[0].stack).toBe('bm25');
+  });
+
+  it('exits 2 without a bundle, and finds the repository root', async () => {
+    const c = captureIo();
+    expect(
+      await runCli(['demo', '--bundle', '/no/such/bundle'], c.io, [
+        createDemoCommand({ openStore: toyOpener().open }),
+      ]),
+    ).toBe(2);
+    expect(c.err()).toContain('no WordNet bundle at /no/such/bundle');
+    expect(repositoryRoot()).toBe(path.resolve(import.meta.dirname, '../../../..'));
+  });
+});

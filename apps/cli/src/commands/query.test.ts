@@ -1,0 +1,110 @@
+import { ReferencePathTraverser } from '@weft/core/test';
+import { toyNikonPlan } from '@internal/conformance';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.ts';
+import { registerStacks } from '../stacks/index.ts';
+import { captureIo } from '../testing/capture-io.ts';
+import { toyOpener } from '../testing/toy-store.ts';
+import { createQueryCommand } from './query.ts';
+
+// A planned, structural stack, so that --explain has anchors, metapaths and multi-hop paths to show.
+registerStacks({
+  name: 'toy-planned',
+  description: 'the conformance Nikon plan, traversed by the reference path traverser',
+  create: (store) => ({
+    name: 'toy-planned',
+    context: store.context,
+    planner: { specificationVersion: 'v1', name: 'fixed-plan', doPlan: async () => toyNikonPlan() },
+    traversers: [new ReferencePathTraverser()],
+  }),
+});
+
+describe('weft query', () => {
+  it('prints ranked nodes with id, type, name and score, and closes the store', async () => {
+    const opener = toyOpener();
+    const c = captureIo();
+    const code = await runCli(
+      ['query', 'Nikkor telephoto', '--db', 'store', '--stack', 'bm25', '--limit', '2'],
+      c.io,
+      [createQueryCommand({ openStore: opener.open })],
+    );
+    expect(c.err()).toBe('');
+    expect(code).toBe(0);
+    const lines = c.out().trim().split('\n');
+    expect(lines[0]).toMatch(/#\s+id\s+type\s+score\s+name/);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^\s+1\s+p:nikkor\s+product\s+\d+\.\d{4}\s+AF-S Nikkor 200-500mm$/);
+    expect(opener.opened).toHaveLength(1);
+    expect(opener.closed()).toBe(1);
+    expect(opener.opened[0]!.directory).toBe(`${process.cwd()}/store`);
+  });
+
+  it('gives JSON results, and the plan and trajectories with --explain', async () => {
+    const opener = toyOpener();
+    const c = captureIo();
+    const code = await runCli(
+      ['query', 'Nikon gear for wildlife', '--db', 'x', '--stack', 'toy-planned', '--json', '--explain'],
+      c.io,
+      [createQueryCommand({ openStore: opener.open })],
+    );
+    expect(code).toBe(0);
+    const out = JSON.parse(c.out());
+    expect(out.stack).toBe('toy-planned');
+    expect(out.results.map((r: { id: string }) => r.id)).toContain('p:d850');
+    expect(out.results[0]).toEqual({
+      rank: 1,
+      id: expect.any(String),
+      type: 'product',
+      name: expect.any(String),
+      score: expect.any(Number),
+    });
+    expect(out.explanation.plan.anchors[0].mention).toBe('Nikon');
+    expect(out.explanation.trajectories['p:d850'][0].hops[0].node).toBe('b:nikon');
+  });
+
+  it('--explain renders the plan, anchors, metapaths and per result the hops that reached it', async () => {
+    const c = captureIo();
+    const code = await runCli(
+      ['query', 'Nikon gear for wildlife', '--db', 'x', '--stack', 'toy-planned', '--explain'],
+      c.io,
+      [createQueryCommand({ openStore: toyOpener().open })],
+    );
+    expect(code).toBe(0);
+    const out = c.out();
+    expect(out).toContain('Plan:');
+    expect(out).toContain('“Nikon” (confidence 0.90) → Nikon [b:nikon] (brand) 1');
+    expect(out).toContain('[0] "Nikon" (brand) ←made_by— product [“wildlife”]');
+    expect(out).toMatch(/1\. .+ \(product\) \[p:/);
+    expect(out).toMatch(/via Nikon \(brand\).* ←made_by— Nikon D850 \(product\)/);
+    expect(out).toContain('traverser reference-path');
+  });
+
+  it('--explain works for a plain search stack too', async () => {
+    const c = captureIo();
+    expect(
+      await runCli(
+        ['query', 'trail camera', '--db', 'x', '--stack', 'hybrid-rrf', '--explain', '--limit', '2'],
+        c.io,
+        [createQueryCommand({ openStore: toyOpener().open })],
+      ),
+    ).toBe(0);
+    expect(c.out()).toContain('anchors: none');
+    expect(c.out()).toMatch(/1\. Bushnell Trophy Cam \(product\) \[p:trailcam\]/);
+    expect(c.out()).toMatch(/via Bushnell Trophy Cam \(product\) ‹text \d/);
+    expect(c.out()).toMatch(/via Bushnell Trophy Cam \(product\) ‹vector›/);
+  });
+
+  it('exits 2 on bad usage: no query, no --db, unknown stack', async () => {
+    const command = createQueryCommand({ openStore: toyOpener().open });
+    const none = captureIo();
+    expect(await runCli(['query', '--db', 'x'], none.io, [command])).toBe(2);
+    expect(none.err()).toContain('expected exactly one query text');
+    const nodb = captureIo();
+    expect(await runCli(['query', 'cats'], nodb.io, [command])).toBe(2);
+    expect(nodb.err()).toContain('--db is required');
+    const unknown = captureIo();
+    expect(await runCli(['query', 'cats', '--db', 'x', '--stack', 'nope'], unknown.io, [command])).toBe(2);
+    expect(unknown.err().trim().split('\n')).toHaveLength(1);
+    expect(unknown.err()).toContain('unknown stack "nope"');
+  });
+});

@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { retrieve } from '@weft/core';
+import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
+import { buildStack, defaultStackName, stackEntries } from '../stacks/index.ts';
+import { type CommandDeps, defaultDeps } from './command-deps.ts';
+import { fetchLabels, mentionedIds, renderExplanation } from './explain-retrieval.ts';
+
+export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
+  return {
+    name: 'query',
+    summary: 'Rank the nodes of a store for a question, optionally explaining the plan and the paths',
+    usage: 'weft query "<text>" --db <dir> [--stack S] [--limit 20] [--explain] [--json]',
+    details: [
+      '--db <dir>        store directory built by weft ingest (required)',
+      `--stack S         retrieval stack (default: ${defaultStackName()}); see the list below`,
+      '--limit N         how many results (default 20)',
+      '--explain         print the plan, the anchors and the paths that reached each result',
+      '--embedder SPEC   embed queries with this embedder (must match the store)',
+      '--json            one JSON object: results, and the plan and trajectories with --explain',
+      '',
+      'Stacks:',
+      ...stackEntries().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
+    ],
+    examples: [
+      'weft query "a large wild cat of Africa and Asia" --db .weft/wordnet',
+      'weft query "Which kind of dog is bred for herding?" --db .weft/wordnet --stack bm25 --limit 5 --explain',
+      'weft query "musical instrument with strings" --db .weft/wordnet --json',
+    ],
+    options: {
+      db: { type: 'string' },
+      stack: { type: 'string' },
+      limit: { type: 'string' },
+      explain: { type: 'boolean' },
+      embedder: { type: 'string' },
+    },
+    async run(args, io) {
+      if (args.positionals.length !== 1) throw new UsageError('expected exactly one query text (quote it)');
+      const text = args.positionals[0]!;
+      if (text.trim() === '') throw new UsageError('the query text is empty');
+      const db = path.resolve(io.cwd, requiredOption(args, 'db'));
+      const limit = integerOption(args, 'limit', 20);
+      const stackName = stringOption(args, 'stack') ?? defaultStackName();
+      const explain = args.values.explain === true;
+      const json = args.values.json === true;
+      const embedder = stringOption(args, 'embedder');
+
+      const store = await deps.openStore(db, embedder ? { queryEmbedder: embedder } : {});
+      try {
+        const retriever = await buildStack(stackName, store);
+        const result = await retrieve(retriever, { query: text, limit });
+        const labels = await fetchLabels(
+          store.graph,
+          explain ? mentionedIds(result) : result.ranking.map((c) => c.id),
+        );
+        const results = result.ranking.map((candidate, i) => ({
+          rank: i + 1,
+          id: candidate.id,
+          type: candidate.type ?? labels.get(candidate.id)?.type ?? null,
+          name: labels.get(candidate.id)?.name ?? null,
+          score: candidate.score,
+        }));
+        if (json) {
+          const explanation = explain
+            ? {
+                plan: result.trace.plan ?? null,
+                trace: { ...result.trace, plan: undefined },
+                trajectories: Object.fromEntries(result.ranking.map((c) => [c.id, c.trajectories])),
+                labels: Object.fromEntries(labels),
+              }
+            : undefined;
+          io.stdout.write(
+            `${JSON.stringify({ query: text, stack: retriever.name, results, ...(explanation ? { explanation } : {}) })}\n`,
+          );
+          return 0;
+        }
+        if (explain) {
+          io.stdout.write(`Query: ${text}\nStack: ${retriever.name}\n${renderExplanation(result, labels)}\n`);
+          return 0;
+        }
+        const idWidth = Math.max(2, ...results.map((r) => r.id.length));
+        const typeWidth = Math.max(4, ...results.map((r) => (r.type ?? '?').length));
+        io.stdout.write(
+          `${[
+            `${'#'.padStart(3)}  ${'id'.padEnd(idWidth)}  ${'type'.padEnd(typeWidth)}  ${'score'.padStart(9)}  name`,
+            ...results.map(
+              (r) =>
+                `${String(r.rank).padStart(3)}  ${r.id.padEnd(idWidth)}  ${(r.type ?? '?').padEnd(typeWidth)}  ${r.score.toFixed(4).padStart(9)}  ${r.name ?? ''}`,
+            ),
+            ...(results.length === 0 ? ['(no results)'] : []),
+          ].join('\n')}\n`,
+        );
+        return 0;
+      } finally {
+        await store.close();
+      }
+    },
+  };
+}
+
+export const queryCommand = createQueryCommand();

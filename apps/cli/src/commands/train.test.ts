@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.ts';
+import { registerStacks, stackEntries } from '../stacks/index.ts';
+import { captureIo } from '../testing/capture-io.ts';
+import { toyOpener, toyWorkspace } from '../testing/toy-store.ts';
+import { createTrainCommand, loadTrainingSets } from './train.ts';
+
+let workspace: Awaited<ReturnType<typeof toyWorkspace>>;
+beforeEach(async () => {
+  workspace = await toyWorkspace();
+});
+afterEach(async () => {
+  await workspace.cleanup();
+});
+
+describe('weft train', () => {
+  it('says so and exits 0 when no stack has learned parts', async () => {
+    const untrainable = () => stackEntries().filter((e) => !e.train);
+    const c = captureIo();
+    expect(
+      await runCli(['train', workspace.bundle, '--db', workspace.db], c.io, [
+        createTrainCommand({ openStore: toyOpener().open, stacks: untrainable }),
+      ]),
+    ).toBe(0);
+    expect(c.out()).toContain(
+      'No registered stack has learned parts; nothing to train (sets: toy (2 train, 1 val))',
+    );
+  });
+
+  it("calls each stack's train hook with train/val splits and replaces the store's artifacts", async () => {
+    const seen: { train: string[]; val: string[] }[] = [];
+    let run = 0;
+    registerStacks({
+      name: 'trainable-test',
+      description: 'remembers how often it was trained',
+      create: (store) => ({ name: 'trainable-test', context: store.context, traversers: [] }),
+      async train(_store, options) {
+        run++;
+        seen.push({
+          train: options.sets[0]!.train.map((q) => q.id),
+          val: options.sets[0]!.val.map((q) => q.id),
+        });
+        await options.artifacts.put(`run-${run}`, { run });
+        await options.artifacts.put('weights', { run });
+        return { summary: `fitted run ${run}`, details: { run } };
+      },
+    });
+    // Only this test's stack: the registered offline stacks are trained in their own tests.
+    const command = createTrainCommand({
+      openStore: toyOpener().open,
+      stacks: () => stackEntries().filter((e) => e.name === 'trainable-test'),
+    });
+    const first = captureIo();
+    expect(
+      await runCli(['train', workspace.bundle, '--db', workspace.db, '--set', 'toy'], first.io, [command]),
+    ).toBe(0);
+    expect(first.out()).toContain('trainable-test: fitted run 1');
+    expect(seen[0]).toEqual({ train: ['t1', 't2'], val: ['v1'] });
+    const artifacts = path.join(workspace.db, 'artifacts');
+    expect(JSON.parse(await readFile(path.join(artifacts, 'weights.json'), 'utf8'))).toEqual({ run: 1 });
+
+    const second = captureIo();
+    expect(
+      await runCli(['train', workspace.bundle, '--db', workspace.db, '--json'], second.io, [command]),
+    ).toBe(0);
+    const report = JSON.parse(second.out());
+    expect(report.stacks).toHaveLength(1);
+    expect(report.stacks[0]).toEqual({
+      stack: 'trainable-test',
+      summary: 'fitted run 2',
+      details: { run: 2 },
+    });
+    // Re-running replaces: the first run's files are gone.
+    expect(JSON.parse(await readFile(path.join(artifacts, 'weights.json'), 'utf8'))).toEqual({ run: 2 });
+    expect(existsSync(path.join(artifacts, 'run-1.json'))).toBe(false);
+    expect(existsSync(path.join(artifacts, 'run-2.json'))).toBe(true);
+  });
+
+  it('exits 2 for a named set without a train split', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(
+      path.join(workspace.bundle, 'queries', 'testonly.jsonl'),
+      `${JSON.stringify({ id: 'a', query: 'q', answers: ['p:q2'], split: 'test' })}\n`,
+    );
+    await expect(loadTrainingSets(workspace.bundle, ['testonly'])).rejects.toMatchObject({
+      code: 'WEFT_BAD_INPUT',
+    });
+    expect((await loadTrainingSets(workspace.bundle, [])).map((s) => s.name)).toEqual(['toy']);
+    const c = captureIo();
+    expect(
+      await runCli(['train', workspace.bundle, '--db', workspace.db, '--set', 'testonly'], c.io, [
+        createTrainCommand({ openStore: toyOpener().open }),
+      ]),
+    ).toBe(2);
+    expect(c.err()).toContain('query set "testonly" has no train split');
+  });
+});

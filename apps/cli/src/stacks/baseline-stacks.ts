@@ -1,0 +1,56 @@
+import { reciprocalRankFusion, WeftError } from '@weft/core';
+import { TextSearchTraverser, VectorSearchTraverser } from '@weft/traverser-text';
+import type { OpenedStore } from '../store/store-manifest.ts';
+import { registerStacks, type StackEntry } from './stack-registry.ts';
+
+function requireVectors(store: OpenedStore, stack: string): void {
+  if (!store.context.vector || !store.context.embeddingModel) {
+    throw new WeftError({
+      code: 'WEFT_BAD_INPUT',
+      message: `stack "${stack}" needs a vector index, and the store at ${store.directory} has none; re-run weft ingest with an embedder`,
+    });
+  }
+}
+
+/** The yardsticks every other stack is measured against; always available. */
+export const baselineStacks: readonly StackEntry[] = [
+  {
+    name: 'bm25',
+    description: 'BM25 over the documents (name, aliases, text) of the target types',
+    create: (store) => ({
+      name: 'bm25',
+      context: store.context,
+      traversers: [new TextSearchTraverser({ name: 'bm25' })],
+    }),
+  },
+  {
+    name: 'vector',
+    description: "cosine similarity of the store's embeddings of the target types",
+    create: (store) => {
+      requireVectors(store, 'vector');
+      return {
+        name: 'vector',
+        context: store.context,
+        traversers: [new VectorSearchTraverser({ name: 'vector' })],
+      };
+    },
+  },
+  {
+    name: 'hybrid-rrf',
+    description: 'reciprocal rank fusion (k = 60) of bm25 and vector',
+    create: (store) => {
+      requireVectors(store, 'hybrid-rrf');
+      return {
+        name: 'hybrid-rrf',
+        context: store.context,
+        traversers: [
+          new TextSearchTraverser({ name: 'bm25' }),
+          new VectorSearchTraverser({ name: 'vector' }),
+        ],
+        fusion: reciprocalRankFusion({ k: 60 }),
+      };
+    },
+  },
+];
+
+registerStacks(...baselineStacks);

@@ -1,0 +1,99 @@
+import { reciprocalRankFusion, retrieve } from '@weft/core';
+import { InMemoryTextIndex, toySkb } from '@weft/core/test';
+import type { RetrieverV1 } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { openToyStore } from '../testing/toy-store.ts';
+import { buildStack, defaultStackName, findStack, registerStacks, stackEntries } from './index.ts';
+
+const store = openToyStore('/tmp/weft-toy-store');
+
+describe('stack registry', () => {
+  it('always has the baselines, and falls back to hybrid-rrf while no default stack exists', () => {
+    expect(
+      stackEntries()
+        .map((e) => e.name)
+        .slice(0, 3),
+    ).toEqual(['bm25', 'vector', 'hybrid-rrf']);
+    expect(defaultStackName()).toBe(
+      stackEntries().some((e) => e.name === 'default') ? 'default' : 'hybrid-rrf',
+    );
+    expect(() => findStack('nope')).toThrow(/unknown stack "nope" \(stacks: bm25, vector, hybrid-rrf/);
+  });
+
+  it('bm25 ranks target-type nodes exactly as the reference BM25 index does', async () => {
+    const skb = toySkb();
+    const reference = new InMemoryTextIndex(skb.nodes);
+    const bm25 = await buildStack('bm25', store);
+    for (const query of ['Nikon telephoto lens', 'wildlife camera', 'café']) {
+      const result = await retrieve(bm25, { query, limit: 10 });
+      const [expected] = await reference.doSearch({
+        queries: [query],
+        limit: 10,
+        filter: { nodeTypes: ['product'] },
+      });
+      expect(result.ranking.map((c) => c.id)).toEqual(expected!.map((h) => h.id));
+      expect(result.trace.stack).toBe('bm25');
+    }
+  });
+
+  it('hybrid-rrf is the reciprocal rank fusion of bm25 and vector', async () => {
+    const query = 'telephoto zoom lens for wildlife';
+    const [bm25, vector, hybrid] = await Promise.all(
+      ['bm25', 'vector', 'hybrid-rrf'].map((name) => buildStack(name, store)),
+    );
+    const lists = await Promise.all(
+      [bm25!, vector!].map(async (r) => (await retrieve(r, { query, limit: 100 })).ranking),
+    );
+    const fused = reciprocalRankFusion({ k: 60 }).fuse(lists, { limit: 10 });
+    const result = await retrieve(hybrid!, { query, limit: 10 });
+    expect(result.ranking.map((c) => c.id)).toEqual(fused.map((c) => c.id));
+    expect(result.trace.stages.map((s) => `${s.kind}:${s.name}`)).toEqual([
+      'traverser:bm25',
+      'traverser:vector',
+      'fusion:rrf',
+    ]);
+    const top = result.ranking[0]!;
+    expect(new Set(top.trajectories.map((t) => t.hops[0]!.via))).toEqual(new Set(['text', 'vector']));
+  });
+
+  it('refuses vector stacks on a store without vectors, with a clear message', async () => {
+    const bare = openToyStore('/tmp/weft-bare', { vectors: false });
+    await expect(buildStack('vector', bare)).rejects.toMatchObject({
+      code: 'WEFT_BAD_INPUT',
+      message: expect.stringMatching(/needs a vector index/),
+    });
+    await expect(buildStack('hybrid-rrf', bare)).rejects.toMatchObject({ code: 'WEFT_BAD_INPUT' });
+    expect((await buildStack('bm25', bare)).name).toBe('bm25');
+  });
+
+  it('accepts entries that return a finished retriever, and rejects duplicate or bad names', async () => {
+    const fixed: RetrieverV1 = {
+      specificationVersion: 'v1',
+      name: 'fixed',
+      doRetrieve: async ({ query }) => ({
+        ranking: [
+          { id: 'p:q2', score: 1, scores: {}, trajectories: [{ hops: [{ node: 'p:q2', via: 'text' }] }] },
+        ],
+        trace: {
+          stack: 'fixed',
+          query,
+          stages: [],
+          rounds: 1,
+          feedback: [],
+          llmCalls: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+          durationMs: 0,
+        },
+      }),
+    };
+    registerStacks({ name: 'fixed-test', description: 'returns p:q2', create: () => fixed });
+    expect(await buildStack('fixed-test', store)).toBe(fixed);
+    expect(() => registerStacks({ name: 'bm25', description: 'again', create: () => fixed })).toThrow(
+      /registered twice/,
+    );
+    expect(() => registerStacks({ name: 'Bad Name', description: 'x', create: () => fixed })).toThrow(
+      /invalid stack name/,
+    );
+  });
+});

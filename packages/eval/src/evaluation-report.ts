@@ -1,0 +1,109 @@
+import type { StackComparison } from './compare-stacks.ts';
+import type { Evaluation } from './evaluate-stacks.ts';
+
+/** The machine-readable summary (`weft eval --json`): metrics in percent, latency in milliseconds. */
+export interface EvaluationSummary {
+  readonly set: string;
+  readonly split: string;
+  readonly n: number;
+  readonly listLength: number;
+  readonly stacks: readonly {
+    readonly stack: string;
+    readonly hit1: number;
+    readonly hit5: number;
+    readonly recall20: number;
+    readonly mrr: number;
+    readonly latencyMs: { readonly p50: number; readonly p95: number };
+    readonly llmCallsPerQuery: number;
+  }[];
+  /** Paired differences against the baseline (points, 95% bootstrap interval). */
+  readonly comparisons: readonly {
+    readonly baseline: string;
+    readonly stack: string;
+    readonly hit1: {
+      readonly diff: number;
+      readonly low: number;
+      readonly high: number;
+      readonly significant: boolean;
+    };
+    readonly mrr: {
+      readonly diff: number;
+      readonly low: number;
+      readonly high: number;
+      readonly significant: boolean;
+    };
+  }[];
+}
+
+const round = (value: number, digits = 2) => {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+};
+
+export function evaluationSummary(
+  evaluation: Evaluation,
+  labels: { readonly set: string; readonly split: string },
+  comparisons: readonly StackComparison[] = [],
+): EvaluationSummary {
+  return {
+    set: labels.set,
+    split: labels.split,
+    n: evaluation.n,
+    listLength: evaluation.listLength,
+    stacks: evaluation.stacks.map((stack) => ({
+      stack: stack.stack,
+      hit1: round(stack.metrics.hit1),
+      hit5: round(stack.metrics.hit5),
+      recall20: round(stack.metrics.recall20),
+      mrr: round(stack.metrics.mrr),
+      latencyMs: { p50: round(stack.latencyMs.p50, 1), p95: round(stack.latencyMs.p95, 1) },
+      llmCallsPerQuery: round(stack.llmCallsPerQuery, 3),
+    })),
+    comparisons: comparisons.map((comparison) => ({
+      baseline: comparison.baseline,
+      stack: comparison.stack,
+      hit1: {
+        diff: round(comparison.hit1.mean),
+        low: round(comparison.hit1.low),
+        high: round(comparison.hit1.high),
+        significant: comparison.hit1.significant,
+      },
+      mrr: {
+        diff: round(comparison.mrr.mean),
+        low: round(comparison.mrr.low),
+        high: round(comparison.mrr.high),
+        significant: comparison.mrr.significant,
+      },
+    })),
+  };
+}
+
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
+
+/** The summary as a Markdown table for people, with the paired comparisons below it. */
+export function evaluationMarkdown(summary: EvaluationSummary): string {
+  const lines = [
+    `**${summary.set}** (${summary.split}), ${summary.n} queries, rankings of ${summary.listLength}; metrics in %`,
+    '',
+    '| stack | Hit@1 | Hit@5 | Recall@20 | MRR | p50 ms | p95 ms | LLM calls/query |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...summary.stacks.map(
+      (s) =>
+        `| ${s.stack} | ${s.hit1.toFixed(1)} | ${s.hit5.toFixed(1)} | ${s.recall20.toFixed(1)} | ${s.mrr.toFixed(1)} | ${s.latencyMs.p50.toFixed(1)} | ${s.latencyMs.p95.toFixed(1)} | ${s.llmCallsPerQuery.toFixed(2)} |`,
+    ),
+  ];
+  if (summary.comparisons.length > 0) {
+    lines.push(
+      '',
+      'Paired differences (points, 95% bootstrap CI; * = beyond noise):',
+      '',
+      '| stack vs baseline | ΔHit@1 | CI | ΔMRR | CI |',
+      '|---|---:|---|---:|---|',
+      ...summary.comparisons.map(
+        (c) =>
+          `| ${c.stack} vs ${c.baseline} | ${signed(c.hit1.diff)}${c.hit1.significant ? '*' : ''} | [${signed(c.hit1.low)}, ${signed(c.hit1.high)}] | ${signed(c.mrr.diff)}${c.mrr.significant ? '*' : ''} | [${signed(c.mrr.low)}, ${signed(c.mrr.high)}] |`,
+      ),
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,71 @@
+import { searchText } from '@weft/core';
+import type { Candidate, TraverseOptions, TraverserV1 } from '@weft/spec';
+import { nodeTypes, searchTypes } from './target-types.ts';
+
+export interface TextSearchTraverserOptions {
+  /** Shown in traces (default `'text-search'`). */
+  readonly name?: string;
+  /** Search `plan.restriction` instead of the whole query (default false: the query as asked). */
+  readonly useRestriction?: boolean;
+  /**
+   * Look up each candidate's node type in the graph when several types were searched (default false:
+   * hits are of the searched types anyway, and a lookup per query costs a graph round trip).
+   */
+  readonly resolveTypes?: boolean;
+}
+
+/**
+ * BM25 over the documents of the plan's target types (or the schema's): the lexical baseline. Each
+ * candidate has one trajectory of one hop, reached by `'text'`, with its BM25 score.
+ */
+export class TextSearchTraverser implements TraverserV1 {
+  readonly specificationVersion = 'v1';
+  readonly name: string;
+  private readonly options: TextSearchTraverserOptions;
+
+  constructor(options: TextSearchTraverserOptions = {}) {
+    this.name = options.name ?? 'text-search';
+    this.options = options;
+  }
+
+  async doTraverse({ query, plan, limit, context }: TraverseOptions): Promise<Candidate[]> {
+    const text = this.options.useRestriction ? plan.restriction : query;
+    const types = searchTypes(plan, context.schema);
+    const [hits = []] = await searchText(context.text, [text], {
+      limit,
+      ...(types ? { filter: { nodeTypes: types } } : {}),
+      ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+    });
+    const resolved =
+      this.options.resolveTypes !== true && types?.length !== 1
+        ? hits.map(() => undefined)
+        : await nodeTypes(
+            hits.map((hit) => hit.id),
+            types,
+            context.graph,
+            context.abortSignal,
+          );
+    return hits.map((hit, i) => {
+      const type = resolved[i];
+      return {
+        id: hit.id,
+        ...(type === undefined ? {} : { type }),
+        score: hit.score,
+        scores: { bm25: hit.score },
+        trajectories: [
+          {
+            hops: [
+              {
+                node: hit.id,
+                ...(type === undefined ? {} : { nodeType: type }),
+                textScore: hit.score,
+                via: 'text',
+              },
+            ],
+          },
+        ],
+        source: this.name,
+      };
+    });
+  }
+}
