@@ -1,5 +1,15 @@
-import type { SkbNode, SkbSchema } from '@weft/spec';
-import { WeftError } from '@weft/core';
+import path from 'node:path';
+import type { EmbeddingModelV4 } from '@ai-sdk/provider';
+import { assertEmbedderMatches, embedderId, WeftError } from '@weft/core';
+import { createEmbeddingModel, embedTexts, LocalEmbeddingModel, parseEmbedderSpec } from '@weft/embed-local';
+import {
+  type LanceNodeRecord,
+  LanceTextIndex,
+  LanceVectorIndex,
+  nodeDocument,
+  writeLanceNodes,
+} from '@weft/index-lancedb';
+import type { SkbNode, SkbSchema, TextIndexV1, VectorIndexV1 } from '@weft/spec';
 import type { IndexManifest, OpenedIndexes } from './store-manifest.ts';
 
 export interface BuildIndexesOptions {
@@ -14,22 +24,156 @@ export interface BuildIndexesOptions {
   readonly onProgress?: (phase: string, done: number, total?: number) => void;
 }
 
+/** Paths in the manifest are relative to the store directory. */
+const lancePath = 'index/lance';
+const localEmbedderPath = 'index/embedder';
+/** Texts per `embedMany` call for hosted embedders (the provider splits further if it must). */
+const embedBatch = 256;
+
 /**
- * Builds the text and vector indexes of a store. Placeholder until `@weft/index-lancedb` and
- * `@weft/embed-local` land: builds nothing, so stores have a graph only.
+ * Builds the text and vector indexes of a store: fits the local embedder on the nodes (or uses the
+ * named provider), embeds every node, writes one LanceDB table with a BM25 index over name + aliases
+ * + text and an ANN index over the embeddings.
  */
-export async function buildIndexes(_options: BuildIndexesOptions): Promise<IndexManifest | undefined> {
-  return undefined;
+export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexManifest | undefined> {
+  const spec = options.embedder.trim() || 'local';
+  const parsed = parseEmbedderSpec(spec);
+  const storeDirectory = path.dirname(options.directory);
+  let model: EmbeddingModelV4;
+  if (parsed.kind === 'local') {
+    options.onProgress?.('fit-embedder', 0, options.nodeCount);
+    const local = await LocalEmbeddingModel.fit(async function* () {
+      for await (const node of options.nodes()) yield nodeDocument(node);
+    });
+    await local.save(path.join(storeDirectory, localEmbedderPath));
+    options.onProgress?.('fit-embedder', options.nodeCount, options.nodeCount);
+    model = local;
+  } else {
+    model = await createEmbeddingModel(parsed);
+  }
+
+  const batches = embeddedBatches(options.nodes(), model);
+  const first = await batches.next();
+  const dimensions = first.done
+    ? model instanceof LocalEmbeddingModel
+      ? model.dimensions
+      : 0
+    : firstDimensions(first.value);
+  let embedded = 0;
+  async function* records(): AsyncGenerator<LanceNodeRecord> {
+    if (first.done) return;
+    for (let batch: IteratorResult<LanceNodeRecord[]> = first; !batch.done; batch = await batches.next()) {
+      yield* batch.value;
+      embedded += batch.value.length;
+      options.onProgress?.('embed', embedded, options.nodeCount);
+    }
+  }
+  const written = await writeLanceNodes({
+    directory: path.join(storeDirectory, lancePath),
+    nodes: records(),
+    ...(dimensions > 0 ? { vectorColumns: [{ name: 'vector', dimensions }] } : {}),
+    onProgress: (phase, done) => options.onProgress?.(phase, done, options.nodeCount),
+  });
+  return {
+    text: { provider: 'lancedb', path: lancePath },
+    ...(dimensions > 0
+      ? {
+          vector: {
+            provider: 'lancedb',
+            path: lancePath,
+            embedder: embedderId(model),
+            dimensions,
+            embedderSpec: spec,
+            annIndex: written.vectorIndexes.vector ?? 'flat',
+          },
+        }
+      : {}),
+  };
+}
+
+function firstDimensions(batch: readonly LanceNodeRecord[]): number {
+  return batch[0]?.vectors?.vector?.length ?? 0;
+}
+
+/** Nodes with their embeddings, in batches. */
+async function* embeddedBatches(
+  nodes: AsyncIterable<SkbNode>,
+  model: EmbeddingModelV4,
+): AsyncGenerator<LanceNodeRecord[]> {
+  let pending: SkbNode[] = [];
+  const flush = async (): Promise<LanceNodeRecord[]> => {
+    const documents = pending.map((node) => nodeDocument(node));
+    const vectors = await embedTexts(model, documents);
+    const out = pending.map((node, i) => ({
+      id: node.id,
+      type: node.type,
+      name: node.name,
+      ...(node.aliases ? { aliases: node.aliases } : {}),
+      text: node.text,
+      vectors: { vector: vectors[i]! },
+    }));
+    pending = [];
+    return out;
+  };
+  for await (const node of nodes) {
+    pending.push(node);
+    if (pending.length >= embedBatch) yield await flush();
+  }
+  if (pending.length > 0) yield await flush();
 }
 
 /** Opens what `buildIndexes` built; `queryEmbedder` overrides the recorded embedder (and must match it). */
 export async function openIndexes(
-  _storeDirectory: string,
+  storeDirectory: string,
   indexes: IndexManifest | undefined,
-  _options: { readonly queryEmbedder?: string } = {},
+  options: { readonly queryEmbedder?: string } = {},
 ): Promise<OpenedIndexes> {
-  throw new WeftError({
-    code: 'WEFT_UNSUPPORTED',
-    message: indexes ? 'this build of weft cannot open text/vector indexes' : 'the store has no text/vector indexes; re-run weft ingest',
-  });
+  if (!indexes) {
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: 'the store has no text/vector indexes; re-run weft ingest',
+    });
+  }
+  const recordedSpec = indexes.vector
+    ? (indexes.vector.embedderSpec ?? specOfId(indexes.vector.embedder))
+    : undefined;
+  if (options.queryEmbedder !== undefined && indexes.vector) {
+    const asked = parseEmbedderSpec(options.queryEmbedder);
+    if (JSON.stringify(asked) !== JSON.stringify(parseEmbedderSpec(recordedSpec ?? 'local'))) {
+      throw new WeftError({
+        code: 'WEFT_EMBEDDER_MISMATCH',
+        message: `the store's vectors were made by "${recordedSpec}" (${indexes.vector.embedder}); queries cannot use "${options.queryEmbedder}". Re-run weft ingest --embedder ${options.queryEmbedder}, or drop --embedder`,
+        details: { index: indexes.vector.embedder, query: options.queryEmbedder },
+      });
+    }
+  }
+  const text: TextIndexV1 = await LanceTextIndex.open(path.join(storeDirectory, indexes.text.path));
+  let vector: VectorIndexV1 | undefined;
+  try {
+    if (!indexes.vector) return { text, close: () => text.close() };
+    const model = await createEmbeddingModel(options.queryEmbedder ?? recordedSpec ?? 'local', {
+      localDirectory: path.join(storeDirectory, localEmbedderPath),
+    });
+    vector = await LanceVectorIndex.open(path.join(storeDirectory, indexes.vector.path), {
+      embedderId: indexes.vector.embedder,
+    });
+    assertEmbedderMatches(vector, model);
+    const opened = vector;
+    return {
+      text,
+      vector: opened,
+      embeddingModel: model,
+      close: async () => {
+        await Promise.all([text.close(), opened.close()]);
+      },
+    };
+  } catch (error) {
+    await Promise.all([text.close(), vector?.close()]);
+    throw error;
+  }
+}
+
+/** Stores written before `embedderSpec` was recorded: `local:…` ids mean the local embedder. */
+function specOfId(id: string): string {
+  return id.startsWith('local:') ? 'local' : id;
 }

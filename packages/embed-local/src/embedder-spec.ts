@@ -1,0 +1,111 @@
+import type { EmbeddingModelV4 } from '@ai-sdk/provider';
+import { WeftError } from '@weft/core';
+import { LocalEmbeddingModel } from './local-embedding-model.ts';
+
+/** A parsed `--embedder` value. */
+export type EmbedderSpec =
+  | { readonly kind: 'local' }
+  | { readonly kind: 'openai'; readonly model: string }
+  | { readonly kind: 'ollama'; readonly model: string }
+  | { readonly kind: 'openai-compatible'; readonly baseURL: string; readonly model: string };
+
+export const embedderSpecSyntax =
+  'local | openai:<model> | ollama:<model> | openai-compatible:<baseURL>:<model>';
+
+function bad(spec: string, why: string): WeftError {
+  return new WeftError({
+    code: 'WEFT_BAD_INPUT',
+    message: `bad embedder "${spec}": ${why} (expected ${embedderSpecSyntax})`,
+    details: { field: 'embedder' },
+  });
+}
+
+/**
+ * Parses `local`, `openai:text-embedding-3-small`, `ollama:nomic-embed-text` or
+ * `openai-compatible:http://host:8080/v1:bge-m3` (the model is what follows the URL's path).
+ */
+export function parseEmbedderSpec(spec: string): EmbedderSpec {
+  const value = spec.trim();
+  if (value === 'local') return { kind: 'local' };
+  const colon = value.indexOf(':');
+  const provider = colon < 0 ? value : value.slice(0, colon);
+  const rest = colon < 0 ? '' : value.slice(colon + 1);
+  switch (provider) {
+    case 'openai':
+    case 'ollama':
+      if (!rest) throw bad(spec, `${provider} needs a model name`);
+      return { kind: provider, model: rest };
+    case 'openai-compatible': {
+      // Host, optional numeric :port, a path without ':', then ':' and the model (which may hold ':').
+      const match = /^(https?:\/\/[^/:\s]+(?::\d+)?(?:\/[^:\s]*)?):(.+)$/.exec(rest);
+      if (!match) throw bad(spec, 'openai-compatible needs <http(s) base URL>:<model>');
+      return { kind: 'openai-compatible', baseURL: match[1]!.replace(/\/$/, ''), model: match[2]! };
+    }
+    default:
+      throw bad(spec, `unknown embedder provider "${provider}"`);
+  }
+}
+
+export interface CreateEmbeddingModelOptions {
+  /** Where the fitted local embedder lives (for `local`). */
+  readonly localDirectory?: string;
+  /** Environment for API keys and base URLs; `process.env` by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+async function optionalImport<T>(name: string): Promise<T> {
+  try {
+    return (await import(name)) as T;
+  } catch (error) {
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: `this embedder needs the optional package ${name}; install it next to weft (e.g. pnpm add ${name})`,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The AI SDK embedding model a spec names. Hosted and local-server providers are loaded on demand,
+ * so they stay optional; `local` loads the model fitted at ingest from `localDirectory`.
+ */
+export async function createEmbeddingModel(
+  spec: string | EmbedderSpec,
+  options: CreateEmbeddingModelOptions = {},
+): Promise<EmbeddingModelV4> {
+  const parsed = typeof spec === 'string' ? parseEmbedderSpec(spec) : spec;
+  const env = options.env ?? process.env;
+  switch (parsed.kind) {
+    case 'local':
+      if (!options.localDirectory) {
+        throw new WeftError({
+          code: 'WEFT_BAD_INPUT',
+          message: 'the local embedder is fitted at ingest; no fitted model directory was given',
+        });
+      }
+      return LocalEmbeddingModel.load(options.localDirectory);
+    case 'openai': {
+      const { createOpenAI } = await optionalImport<typeof import('@ai-sdk/openai')>('@ai-sdk/openai');
+      return createOpenAI({
+        ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+        ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
+      }).embedding(parsed.model);
+    }
+    case 'ollama': {
+      const { createOllama } =
+        await optionalImport<typeof import('ollama-ai-provider-v2')>('ollama-ai-provider-v2');
+      return createOllama(env.OLLAMA_BASE_URL ? { baseURL: env.OLLAMA_BASE_URL } : {}).embedding(
+        parsed.model,
+      );
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatible } =
+        await optionalImport<typeof import('@ai-sdk/openai-compatible')>('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: parsed.baseURL,
+        ...(env.OPENAI_COMPATIBLE_API_KEY ? { apiKey: env.OPENAI_COMPATIBLE_API_KEY } : {}),
+      }).embeddingModel(parsed.model);
+    }
+  }
+}

@@ -1,0 +1,20 @@
+export { embedTexts } from './embed-texts.ts';
+export {
+  type CreateEmbeddingModelOptions,
+  createEmbeddingModel,
+  type EmbedderSpec,
+  embedderSpecSyntax,
+  parseEmbedderSpec,
+} from './embedder-spec.ts';
+export {
+  defaultLocalEmbedderOptions,
+  type LocalEmbedderOptions,
+  LocalEmbeddingModel,
+} from './local-embedding-model.ts';
+export { type TextFeatureOptions, textFeatures } from './text-features.ts';
+export {
+  type SparseVector,
+  type TfidfOptions,
+  type TfidfState,
+  TfidfVectorizer,
+} from './tfidf-vectorizer.ts';

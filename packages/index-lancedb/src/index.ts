@@ -1,0 +1,25 @@
+export { lanceWhere } from './lance-filter.ts';
+export {
+  defaultNodeTable,
+  documentColumn,
+  type LanceNodeRecord,
+  nodeDocument,
+  type VectorColumn,
+  type WriteLanceNodesOptions,
+  type WriteLanceNodesResult,
+  writeLanceNodes,
+} from './lance-node-table.ts';
+export { type LanceIndexOpenOptions, LanceTextIndex } from './lance-text-index.ts';
+export {
+  defaultEf,
+  defaultNprobes,
+  LanceVectorIndex,
+  type LanceVectorIndexOpenOptions,
+} from './lance-vector-index.ts';
+export { sanitizeTextQuery } from './sanitize-text-query.ts';
+export {
+  chooseVectorIndex,
+  flatSearchMaxRows,
+  ivfPartitions,
+  type VectorIndexChoice,
+} from './vector-index-choice.ts';
