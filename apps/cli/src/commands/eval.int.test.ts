@@ -25,8 +25,7 @@ afterAll(async () => {
 });
 
 describe('weft eval and weft query on WordNet', () => {
-  // All 105 test queries: on a subset one query is worth several points, and analyzer differences
-  // (below) then move Hit@5 by more than 2 points (50 queries: 72 vs 66).
+  // All 105 test queries: on a subset one query is worth several points.
   it('bm25 on hybrid/test agrees (±2 points) with an independent reference BM25 over the same documents', async () => {
     const c = captureIo();
     const code = await runCli(
@@ -40,16 +39,12 @@ describe('weft eval and weft query on WordNet', () => {
     expect(summary).toMatchObject({ set: 'hybrid', split: 'test', n: 105, listLength: 100 });
     const bm25 = summary.stacks[0];
     const reference = await referenceBm25Figures({ bundle, set: 'hybrid', split: 'test' });
-    for (const metric of ['hit1', 'hit5', 'mrr'] as const) {
+    for (const metric of ['hit1', 'hit5', 'recall20', 'mrr'] as const) {
       expect(
         Math.abs(bm25[metric] - reference[metric]),
         `${metric}: weft ${bm25[metric]} vs reference ${reference[metric]}`,
       ).toBeLessThanOrEqual(2);
     }
-    // The store's BM25 stems and drops stop words (LanceDB's English analyzer); the reference index
-    // does neither. That moves Recall@20 (more gold answers match further down), not the top ranks:
-    // on all 105 hybrid/test queries 80.6 vs 72.6, and 71.9 with LanceDB's stemming switched off.
-    expect(bm25.recall20).toBeGreaterThanOrEqual(reference.recall20 - 2);
   }, 300_000);
 
   it('query --explain shows the plan and how each result was reached', async () => {

@@ -7,9 +7,11 @@ import type { SkbNode, SkbSchema } from '@weft/spec';
 import { readFile } from 'node:fs/promises';
 import { readQuerySet } from '@weft/eval';
 import type { SkbSplit } from '@weft/spec';
+import { englishAnalyzer } from './english-analyzer.ts';
 
 /**
- * Independent BM25 figures for a query set: the reference in-memory BM25 (k1 1.2, b 0.75) over the
+ * Independent BM25 figures for a query set: the reference in-memory BM25 (k1 1.2, b 0.75, English
+ * analysis as in `english-analyzer.ts`) over the
  * same documents (name + aliases + text of the target types), scored by plain loops here rather than
  * by @weft/eval. The yardstick that `weft eval --stack bm25` must agree with.
  */
@@ -29,7 +31,9 @@ export async function referenceBm25Figures(options: {
   for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
     if (line.trim()) nodes.push(JSON.parse(line) as SkbNode);
   }
-  const index = new InMemoryTextIndex(nodes);
+  // Same analysis as the store's LanceDB index (stemming, stop words), so only the BM25 arithmetic and
+  // the plumbing are being compared.
+  const index = new InMemoryTextIndex(nodes, { analyzer: englishAnalyzer });
   let queries = await readQuerySet(options.bundle, options.set, { split: options.split });
   if (options.maxQueries !== undefined) queries = queries.slice(0, options.maxQueries);
   const filter = schema.targetTypes ? { nodeTypes: schema.targetTypes } : undefined;

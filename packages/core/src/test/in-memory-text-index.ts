@@ -5,9 +5,13 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** Turns a document or a query into index terms. */
+export type TextAnalyzer = (text: string) => string[];
+
 /**
  * The reference BM25 index (k1 = 1.2, b = 0.75, Lucene's idf) over name + aliases + text, by brute
- * force. Filters apply before ranking.
+ * force. Filters apply before ranking. Terms come from `analyzer` (default: `tokenize`, no stemming
+ * and no stop words), so it can be matched to the analysis of the index it is compared with.
  */
 export class InMemoryTextIndex implements TextIndexV1 {
   readonly specificationVersion = 'v1';
@@ -16,11 +20,13 @@ export class InMemoryTextIndex implements TextIndexV1 {
   private readonly documents: { id: string; type: string; terms: Map<string, number>; length: number }[] = [];
   private readonly documentFrequency = new Map<string, number>();
   private readonly averageLength: number;
+  private readonly analyze: TextAnalyzer;
 
-  constructor(nodes: readonly SkbNode[]) {
+  constructor(nodes: readonly SkbNode[], options: { readonly analyzer?: TextAnalyzer } = {}) {
+    this.analyze = options.analyzer ?? tokenize;
     let total = 0;
     for (const node of nodes) {
-      const tokens = tokenize([node.name, ...(node.aliases ?? []), node.text].join(' '));
+      const tokens = this.analyze([node.name, ...(node.aliases ?? []), node.text].join(' '));
       const terms = new Map<string, number>();
       for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
       for (const term of terms.keys())
@@ -36,7 +42,7 @@ export class InMemoryTextIndex implements TextIndexV1 {
     const ids = options.filter?.ids ? new Set(options.filter.ids) : undefined;
     const n = this.documents.length;
     return options.queries.map((query) => {
-      const terms = [...new Set(tokenize(query))];
+      const terms = [...new Set(this.analyze(query))];
       const hits: IndexHit[] = [];
       for (const document of this.documents) {
         if (types && !types.has(document.type)) continue;

@@ -5,7 +5,7 @@
  */
 export { MockEmbeddingModelV4, MockLanguageModelV4 } from 'ai/test';
 export { InMemoryGraphStore, type InMemorySkb, trigramSimilarity } from './in-memory-graph-store.ts';
-export { InMemoryTextIndex, tokenize } from './in-memory-text-index.ts';
+export { InMemoryTextIndex, type TextAnalyzer, tokenize } from './in-memory-text-index.ts';
 export { InMemoryVectorIndex, type VectorRecord } from './in-memory-vector-index.ts';
 export { MockGraphStore, MockTextIndex, MockVectorIndex } from './mock-stores.ts';
 export {
