@@ -1,0 +1,134 @@
+import { createRetriever, type StackDefinition } from '@weft/core';
+import {
+  SchemaPlanner,
+  type SchemaPlannerModel,
+  schemaPlannerArtifact,
+  trainSchemaPlanner,
+} from '@weft/planner-schema';
+import { type RerankExample, TrajectoryReranker, trainTrajectoryReranker } from '@weft/reranker-trajectory';
+import type { ArtifactStore, RetrievalContext, SkbQuery, TraverserV1 } from '@weft/spec';
+import { FocusedTraverser } from '@weft/traverser-focused';
+import { MixedTraverser } from '@weft/traverser-mor';
+import type { OpenedStore } from '../store/store-manifest.ts';
+import {
+  registerStacks,
+  type StackEntry,
+  type StackTrainOptions,
+  type StackTrainReport,
+} from './stack-registry.ts';
+
+/**
+ * The offline hybrid stacks: no LLM call anywhere. A schema-aware planner links the query's
+ * mentions and picks metapaths; MoR-style mixed traversal or FocusedRetriever-style grounding finds
+ * candidates with their trajectories; a trajectory reranker fitted on train queries orders them.
+ */
+
+/** Train queries per set used to fit the reranker (the rest would only cost time). */
+const rerankTrainPerSet = 400;
+const rerankValPerSet = 300;
+
+function withArtifacts(context: RetrievalContext, artifacts: ArtifactStore): RetrievalContext {
+  return { ...context, artifacts };
+}
+
+/** Fits the planner once per `weft train` run; later stacks reuse it. */
+async function ensurePlanner(
+  store: OpenedStore,
+  options: StackTrainOptions,
+): Promise<{ model: SchemaPlannerModel; summary: string }> {
+  const existing = await options.artifacts.get<SchemaPlannerModel>(schemaPlannerArtifact);
+  if (existing?.version === 1) return { model: existing, summary: 'planner reused' };
+  const train = options.sets.flatMap((set) => set.train);
+  const val = options.sets.flatMap((set) => set.val);
+  const model = await trainSchemaPlanner(withArtifacts(store.context, options.artifacts), train, val, {
+    onProgress: (done, total) => options.onProgress?.('planner', done, total),
+  });
+  return {
+    model,
+    summary: `planner: ${model.metapaths.length} metapaths from ${train.length} train queries`,
+  };
+}
+
+async function collect(
+  definition: StackDefinition,
+  queries: readonly SkbQuery[],
+  label: string,
+  options: StackTrainOptions,
+): Promise<RerankExample[]> {
+  const retriever = createRetriever({ ...definition, rerankers: [] });
+  const out: RerankExample[] = [];
+  for (const [i, query] of queries.entries()) {
+    options.abortSignal?.throwIfAborted();
+    const { ranking } = await retriever.doRetrieve({ query: query.query, limit: 100 });
+    out.push({ candidates: ranking, answers: query.answers });
+    options.onProgress?.(label, i + 1, queries.length);
+  }
+  return out;
+}
+
+function mixedStack(name: string, combine: 'sum' | 'intersect', artifact: string): StackEntry {
+  const build = (
+    context: RetrievalContext,
+    planner: SchemaPlanner,
+    reranker: TrajectoryReranker,
+  ): StackDefinition => ({
+    name,
+    context,
+    planner,
+    traversers: [new MixedTraverser({ name: 'mor', combine })],
+    rerankers: [reranker],
+    llmBudget: 0,
+  });
+  return {
+    name,
+    description:
+      combine === 'sum'
+        ? 'offline hybrid (best on val): schema planner, mixed traversal with summed path evidence, trajectory reranker; no LLM'
+        : "MoR's pipeline offline: schema planner, mixed traversal (paths intersected, union fallback), trajectory reranker; no LLM",
+    create: (store) => build(store.context, new SchemaPlanner(), new TrajectoryReranker({ artifact })),
+    async train(store, options): Promise<StackTrainReport> {
+      const planner = await ensurePlanner(store, options);
+      const context = withArtifacts(store.context, options.artifacts);
+      const definition = build(
+        context,
+        new SchemaPlanner({ model: planner.model }),
+        new TrajectoryReranker({ artifact }),
+      );
+      const train = options.sets.flatMap((set) => set.train.slice(0, rerankTrainPerSet));
+      const val = options.sets.flatMap((set) => set.val.slice(0, rerankValPerSet));
+      const trainExamples = await collect(definition, train, `${name} train`, options);
+      const valExamples = await collect(definition, val, `${name} val`, options);
+      const result = await trainTrajectoryReranker(context, trainExamples, valExamples, { artifact });
+      const best = result.val[0]!;
+      return {
+        summary: `${planner.summary}; reranker fitted on ${trainExamples.length} queries, val Hit@1 ${best.hit1.toFixed(1)} MRR ${best.mrr.toFixed(1)} (l2 ${best.l2})`,
+        details: { planner: { metapaths: planner.model.metapaths.length }, reranker: result.val },
+      };
+    },
+  };
+}
+
+const focused: StackEntry = {
+  name: 'focused-offline',
+  description:
+    "FocusedRetriever's pipeline offline: schema planner, constraint grounding with growing anchor candidates, text fill; no LLM",
+  create: (store) => ({
+    name: 'focused-offline',
+    context: store.context,
+    planner: new SchemaPlanner(),
+    traversers: [new FocusedTraverser() as TraverserV1],
+    llmBudget: 0,
+  }),
+  async train(store, options) {
+    const planner = await ensurePlanner(store, options);
+    return { summary: planner.summary };
+  },
+};
+
+export const offlineStacks: readonly StackEntry[] = [
+  mixedStack('default', 'sum', 'reranker-trajectory.default'),
+  mixedStack('mor-offline', 'intersect', 'reranker-trajectory.mor-offline'),
+  focused,
+];
+
+registerStacks(...offlineStacks);

@@ -1,0 +1,27 @@
+export { type Hypothesis, hypothesisFeatures } from './hypothesis-features.ts';
+export {
+  candidateSpans,
+  type LinkedNode,
+  type Linking,
+  type LinkingOptions,
+  linkQuery,
+  type Span,
+} from './hypotheses.ts';
+export { fitLogistic, type LinearModel, linearScore, sigmoid } from './logistic-regression.ts';
+export {
+  type MetapathHop,
+  type MetapathKey,
+  metapathKey,
+  oneHopMetapaths,
+  parseMetapath,
+} from './metapath.ts';
+export { fitNaiveBayes, type NaiveBayesModel, predictNaiveBayes } from './naive-bayes.ts';
+export {
+  assemblePlan,
+  predictTargetTypes,
+  SchemaPlanner,
+  type SchemaPlannerOptions,
+  scoreHypotheses,
+} from './schema-planner.ts';
+export { type SchemaPlannerModel, schemaPlannerArtifact } from './schema-planner-model.ts';
+export { type TrainSchemaPlannerOptions, trainSchemaPlanner } from './train-schema-planner.ts';

@@ -1,0 +1,21 @@
+import type { LinearModel } from './logistic-regression.ts';
+import type { MetapathKey } from './metapath.ts';
+import type { NaiveBayesModel } from './naive-bayes.ts';
+
+/** What `trainSchemaPlanner` fits on a bundle's train queries; stored as an artifact with the store. */
+export interface SchemaPlannerModel {
+  readonly version: 1;
+  /** In how many train queries each token occurs (query language vs. entity words). */
+  readonly queryDocumentFrequency: Readonly<Record<string, number>>;
+  readonly queryCount: number;
+  /** Metapaths seen to reach answers in train queries. */
+  readonly metapaths: readonly MetapathKey[];
+  /** Query tokens → metapath. */
+  readonly relation: NaiveBayesModel;
+  /** Query tokens → node type of the answers. */
+  readonly targetType: NaiveBayesModel;
+  /** Scores (anchor node, metapath) hypotheses; features in `hypothesisFeatures` order. */
+  readonly hypothesis: LinearModel;
+}
+
+export const schemaPlannerArtifact = 'planner-schema.model';

@@ -1,0 +1,259 @@
+import { emptyPlan } from '@weft/core';
+import type {
+  Anchor,
+  Plan,
+  PlannerV1,
+  PlanOptions,
+  PlanPath,
+  PlanTriplet,
+  PlanVariable,
+  RetrievalContext,
+  SkbSchema,
+  TypeScore,
+} from '@weft/spec';
+import { type LinkingOptions, linkQuery } from './hypotheses.ts';
+import {
+  buildHypotheses,
+  defaultHypothesisWeights,
+  type Hypothesis,
+  hypothesisFeatures,
+  relationScores,
+} from './hypothesis-features.ts';
+import { linearScore, sigmoid } from './logistic-regression.ts';
+import { oneHopMetapaths, toPlanHops } from './metapath.ts';
+import { predictNaiveBayes } from './naive-bayes.ts';
+import { queryWords, singularForms, stopwords, tokens as toTokens } from './query-text.ts';
+import { type SchemaPlannerModel, schemaPlannerArtifact } from './schema-planner-model.ts';
+
+export interface SchemaPlannerOptions {
+  /** A fitted model; when absent it is read from `context.artifacts` on first use, else hand-set weights apply. */
+  readonly model?: SchemaPlannerModel;
+  /** How many typed paths the plan keeps (default 8). */
+  readonly maxPaths?: number;
+  /** Paths scoring below this fraction of the best are dropped (default 0.05). */
+  readonly minPathRatio?: number;
+  readonly linking?: LinkingOptions;
+}
+
+/**
+ * The offline, schema-aware planner: target types from type words and a fitted classifier, anchors
+ * by batched name look-up disambiguated by the query's context, metapaths (≤ 3 hops) scored by cue
+ * words, and the textual restriction. Makes no LLM call.
+ */
+export class SchemaPlanner implements PlannerV1 {
+  readonly specificationVersion = 'v1';
+  readonly name = 'schema';
+  private model: SchemaPlannerModel | undefined;
+  private loaded: boolean;
+  private readonly options: SchemaPlannerOptions;
+
+  constructor(options: SchemaPlannerOptions = {}) {
+    this.options = options;
+    this.model = options.model;
+    this.loaded = options.model !== undefined;
+  }
+
+  /** Replaces the model (after training). */
+  setModel(model: SchemaPlannerModel | undefined): void {
+    this.model = model;
+    this.loaded = true;
+  }
+
+  private async ensureModel(context: RetrievalContext): Promise<SchemaPlannerModel | undefined> {
+    if (!this.loaded) {
+      this.loaded = true;
+      const stored = await context.artifacts?.get<SchemaPlannerModel>(schemaPlannerArtifact);
+      if (stored && stored.version === 1) this.model = stored;
+    }
+    return this.model;
+  }
+
+  async doPlan(options: PlanOptions): Promise<Plan> {
+    const { query, context } = options;
+    const schema = context.schema;
+    const base = emptyPlan(query, schema);
+    if (query.trim().length === 0) return base;
+    const model = await this.ensureModel(context);
+    const scored = await scoreHypotheses(query, context, model, this.options.linking);
+    const targetTypes = predictTargetTypes(query, schema, model);
+    return assemblePlan(query, schema, scored.hypotheses, scored.scores, targetTypes, {
+      maxPaths: this.options.maxPaths ?? 8,
+      minPathRatio: this.options.minPathRatio ?? 0.05,
+    });
+  }
+}
+
+/** Links the query and scores every (anchor node, metapath) hypothesis in [0, 1]. */
+export async function scoreHypotheses(
+  query: string,
+  context: RetrievalContext,
+  model: SchemaPlannerModel | undefined,
+  linking?: LinkingOptions,
+): Promise<{ hypotheses: Hypothesis[]; scores: number[] }> {
+  const linked = await linkQuery(query, context, linking);
+  const relation = relationScores(query, context.schema, model);
+  const metapaths = model && model.metapaths.length > 0 ? model.metapaths : oneHopMetapaths(context.schema);
+  const hypotheses = buildHypotheses(linked, relation, metapaths, model);
+  const scores = hypotheses.map((h) =>
+    sigmoid(
+      model
+        ? linearScore(model.hypothesis, h.x)
+        : hypothesisFeatures.reduce((z, name, i) => z + defaultHypothesisWeights[name] * h.x[i]!, -4),
+    ),
+  );
+  return { hypotheses, scores };
+}
+
+/** Node types the query asks for: the fitted classifier blended with type words of the schema. */
+export function predictTargetTypes(
+  query: string,
+  schema: SkbSchema,
+  model: SchemaPlannerModel | undefined,
+): TypeScore[] {
+  const allowed = schema.targetTypes ?? schema.nodeTypes.map((t) => t.name);
+  const words = new Set(toTokens(query).flatMap((t) => [t, ...singularForms(t).map((s) => s.toLowerCase())]));
+  const cue = new Map<string, number>();
+  for (const type of schema.nodeTypes) {
+    if (!allowed.includes(type.name)) continue;
+    const nameWords = toTokens(type.name.replace(/[_\-.]/g, ' ')).filter((t) => !stopwords.has(t));
+    const hits = nameWords.filter((w) => words.has(w)).length;
+    cue.set(type.name, nameWords.length ? hits / nameWords.length : 0);
+  }
+  const learned =
+    model && model.targetType.labels.length > 0
+      ? predictNaiveBayes(model.targetType, toTokens(query))
+      : undefined;
+  const scores = allowed.map((type) => {
+    const fromCue = cue.get(type) ?? 0;
+    const fromModel = learned?.get(type) ?? 0;
+    return { type, score: learned ? 0.8 * fromModel + 0.2 * fromCue : fromCue };
+  });
+  const max = Math.max(0, ...scores.map((s) => s.score));
+  if (max <= 0) return allowed.map((type) => ({ type, score: 1 }));
+  return scores
+    .map((s) => ({ type: s.type, score: s.score / max }))
+    .filter((s) => s.score >= 0.02)
+    .sort((a, b) => b.score - a.score || (a.type < b.type ? -1 : 1));
+}
+
+/** Turns scored hypotheses into a plan: anchors per mention, best paths, triplets and the restriction. */
+export function assemblePlan(
+  query: string,
+  schema: SkbSchema,
+  hypotheses: readonly Hypothesis[],
+  scores: readonly number[],
+  targetTypes: readonly TypeScore[],
+  options: { maxPaths: number; minPathRatio: number },
+): Plan {
+  // Best score per (mention, metapath), and per node over all its metapaths.
+  const bestPath = new Map<string, { span: number; metapath: string; score: number }>();
+  const nodeScore = new Map<string, number>();
+  hypotheses.forEach((h, i) => {
+    const score = scores[i]!;
+    const key = `${h.node.span}|${h.metapath}`;
+    const previous = bestPath.get(key);
+    if (!previous || previous.score < score)
+      bestPath.set(key, { span: h.node.span, metapath: h.metapath, score });
+    const nodeKey = `${h.node.span}|${h.node.id}`;
+    nodeScore.set(nodeKey, Math.max(nodeScore.get(nodeKey) ?? 0, score));
+  });
+  const ranked = [...bestPath.values()].sort(
+    (a, b) => b.score - a.score || (a.metapath < b.metapath ? -1 : 1),
+  );
+  const top = ranked[0]?.score ?? 0;
+  const chosen = ranked.filter((p) => p.score >= top * options.minPathRatio).slice(0, options.maxPaths);
+
+  const anchors: Anchor[] = [];
+  const anchorOfSpan = new Map<number, number>();
+  for (const path of chosen) {
+    if (anchorOfSpan.has(path.span)) continue;
+    const nodes = hypotheses.filter((h) => h.node.span === path.span);
+    const byNode = new Map<string, { id: string; type: string; score: number }>();
+    for (const h of nodes) {
+      byNode.set(h.node.id, {
+        id: h.node.id,
+        type: h.node.type,
+        score: nodeScore.get(`${path.span}|${h.node.id}`) ?? 0,
+      });
+    }
+    const mention = queryMention(hypotheses, path.span);
+    const candidates = [...byNode.values()]
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .map(({ id, type, score }) => ({ id, type, score }));
+    anchorOfSpan.set(path.span, anchors.length);
+    anchors.push({ mention, candidates, confidence: path.score });
+  }
+
+  // The restriction: the query without the anchors' words and function words.
+  const anchorWords = new Set(anchors.flatMap((a) => toTokens(a.mention)));
+  const restriction = queryWords(query)
+    .filter((w) => !stopwords.has(w.lower) && !anchorWords.has(w.lower))
+    .map((w) => w.text)
+    .join(' ');
+
+  const paths: PlanPath[] = chosen.map((p) => ({
+    anchor: anchorOfSpan.get(p.span)!,
+    hops: toPlanHops(schema, p.metapath, restriction),
+    score: p.score,
+  }));
+
+  const { variables, triplets } = constraintsOf(paths, anchors, restriction, targetTypes);
+  return {
+    query,
+    targetTypes,
+    anchors,
+    paths,
+    variables,
+    triplets,
+    ...(triplets.length > 0 ? { target: 'x' } : {}),
+    restriction: restriction || query,
+    confidence: top,
+  };
+}
+
+function queryMention(hypotheses: readonly Hypothesis[], span: number): string {
+  return hypotheses.find((h) => h.node.span === span)?.mention ?? '';
+}
+
+/**
+ * FocusedRetriever's view of the same intent: the best path as triplets from its anchor to the
+ * target variable `x`, plus the best path of a second, different mention when it is nearly as good
+ * (a conjunction, e.g. "instance of A1 and part of A2").
+ */
+function constraintsOf(
+  paths: readonly PlanPath[],
+  anchors: readonly Anchor[],
+  restriction: string,
+  targetTypes: readonly TypeScore[],
+): { variables: PlanVariable[]; triplets: PlanTriplet[] } {
+  const first = paths[0];
+  if (!first) return { variables: [], triplets: [] };
+  const selected = [first];
+  const second = paths.find((p) => p.anchor !== first.anchor && p.score >= 0.5 * first.score);
+  if (second) selected.push(second);
+  const variables: PlanVariable[] = [
+    {
+      name: 'x',
+      nodeTypes: targetTypes.filter((t) => t.score >= 0.5).map((t) => t.type),
+      ...(restriction ? { restriction } : {}),
+    },
+  ];
+  const triplets: PlanTriplet[] = [];
+  selected.forEach((path, p) => {
+    if (!anchors[path.anchor!]) return;
+    let previous: PlanTriplet['subject'] = { kind: 'anchor', anchor: path.anchor! };
+    path.hops.forEach((hop, i) => {
+      const last = i === path.hops.length - 1;
+      const name = last ? 'x' : `y${p}_${i}`;
+      if (!last) variables.push({ name, ...(hop.nodeTypes ? { nodeTypes: hop.nodeTypes } : {}) });
+      const next: PlanTriplet['object'] = { kind: 'variable', name };
+      triplets.push(
+        hop.direction === 'out'
+          ? { subject: previous, edgeType: hop.edgeType, object: next }
+          : { subject: next, edgeType: hop.edgeType, object: previous },
+      );
+      previous = next;
+    });
+  });
+  return { variables, triplets };
+}

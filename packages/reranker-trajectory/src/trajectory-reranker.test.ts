@@ -1,0 +1,62 @@
+import { runRerankerSuite } from '@internal/conformance';
+import { emptyPlan } from '@weft/core';
+import { InMemoryGraphStore, InMemoryTextIndex, toySkb } from '@weft/core/test';
+import type { Candidate, RetrievalContext } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { trainTrajectoryReranker } from './train-trajectory-reranker.ts';
+import { TrajectoryReranker } from './trajectory-reranker.ts';
+
+runRerankerSuite({
+  name: 'TrajectoryReranker (fixed weights)',
+  create: async () => new TrajectoryReranker(),
+});
+
+function candidate(id: string, structure: number, bm25: number): Candidate {
+  return {
+    id,
+    score: bm25,
+    scores: { structure, bm25Global: bm25, bm25InSet: bm25 },
+    trajectories: [{ hops: [{ node: id, via: structure > 0 ? 'structure' : 'text' }] }],
+  };
+}
+
+describe('trainTrajectoryReranker', () => {
+  const skb = toySkb();
+  const context: RetrievalContext = {
+    schema: skb.schema,
+    graph: new InMemoryGraphStore(skb),
+    text: new InMemoryTextIndex(skb.nodes),
+  };
+
+  it('learns that structure matters more than text when the train answers say so, and stores the model', async () => {
+    // Answers are always the structural candidate, never the best text match.
+    const examples = Array.from({ length: 30 }, (_, q) => ({
+      candidates: [
+        candidate(`t${q}`, 0, 1),
+        candidate(`s${q}`, 1, 0.3 + (q % 5) / 20),
+        candidate(`n${q}`, 0, 0.2),
+      ],
+      answers: [`s${q}`],
+    }));
+    const stored = new Map<string, unknown>();
+    const withArtifacts = {
+      ...context,
+      artifacts: {
+        get: async <T>(n: string) => stored.get(n) as T,
+        put: async (n: string, v: unknown) => void stored.set(n, v),
+      },
+    };
+    const result = await trainTrajectoryReranker(withArtifacts, examples.slice(0, 20), examples.slice(20));
+    expect(result.val[0]!.hit1).toBe(100);
+    const reranker = new TrajectoryReranker();
+    const query = 'q';
+    const ranked = await reranker.doRerank({
+      query,
+      plan: emptyPlan(query, skb.schema),
+      candidates: examples[0]!.candidates,
+      limit: 3,
+      context: withArtifacts,
+    });
+    expect(ranked[0]!.id).toBe('s0');
+  });
+});

@@ -1,0 +1,97 @@
+import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
+import { type LinearModel, linearScore } from './logistic-regression.ts';
+import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
+
+export const trajectoryRerankerArtifact = 'reranker-trajectory.model';
+
+export interface TrajectoryRerankerModel {
+  readonly version: 1;
+  readonly linear: LinearModel;
+}
+
+export interface TrajectoryRerankerOptions {
+  readonly name?: string;
+  /** A fitted model; when absent it is read from `context.artifacts` on first use, else fixed weights apply. */
+  readonly model?: TrajectoryRerankerModel;
+  /** Artifact name the model is read from (default `reranker-trajectory.model`). */
+  readonly artifact?: string;
+}
+
+/** Used until `weft train` has fitted a model: structure with text inside the set, text as the fill. */
+const fixedWeights: Readonly<Record<(typeof trajectoryFeatures)[number], number>> = {
+  structure: 2,
+  pathScore: 1,
+  link: 0.2,
+  bm25InSet: 1,
+  bm25Restriction: 0.5,
+  bm25Global: 1,
+  textRank: -0.2,
+  dense: 0.5,
+  paths: 0.2,
+  anchors: 0.5,
+  setSize: -0.05,
+  hops: 0,
+  targetType: 0.3,
+  viaStructure: 0.2,
+  textOnly: 0,
+  trajectories: 0,
+  inputRank: -0.3,
+};
+
+/**
+ * MoR's structure-aware reranker: scores each candidate from the trajectories that reached it (text
+ * scores along the path, how each hop was reached, path length, anchor confidence, BM25 and dense
+ * scores, how many paths reached it) with a linear model fitted on train queries.
+ */
+export class TrajectoryReranker implements RerankerV1 {
+  readonly specificationVersion = 'v1';
+  readonly name: string;
+  private model: TrajectoryRerankerModel | undefined;
+  private loaded: boolean;
+  private readonly artifact: string;
+
+  constructor(options: TrajectoryRerankerOptions = {}) {
+    this.name = options.name ?? 'trajectory';
+    this.artifact = options.artifact ?? trajectoryRerankerArtifact;
+    this.model = options.model;
+    this.loaded = options.model !== undefined;
+  }
+
+  setModel(model: TrajectoryRerankerModel | undefined): void {
+    this.model = model;
+    this.loaded = true;
+  }
+
+  private async ensureModel(context: RetrievalContext): Promise<TrajectoryRerankerModel | undefined> {
+    if (!this.loaded) {
+      this.loaded = true;
+      const stored = await context.artifacts?.get<TrajectoryRerankerModel>(this.artifact);
+      if (stored?.version === 1 && stored.linear.features.join() === trajectoryFeatures.join())
+        this.model = stored;
+    }
+    return this.model;
+  }
+
+  async doRerank(options: RerankOptions): Promise<Candidate[]> {
+    if (options.candidates.length === 0) return [];
+    const model = await this.ensureModel(options.context);
+    const rows = featureRows(options.candidates);
+    const scored = options.candidates.map((candidate, i) => {
+      const x = rows[i]!;
+      const score = model
+        ? linearScore(model.linear, x)
+        : trajectoryFeatures.reduce((z, name, f) => z + fixedWeights[name] * x[f]!, 0);
+      return { candidate, score: Number.isFinite(score) ? score : Number.NEGATIVE_INFINITY, index: i };
+    });
+    scored.sort((a, b) => b.score - a.score || a.index - b.index);
+    const seen = new Set<string>();
+    const out: Candidate[] = [];
+    for (const { candidate, score } of scored) {
+      if (seen.has(candidate.id)) continue;
+      seen.add(candidate.id);
+      out.push({ ...candidate, score, scores: { ...candidate.scores, trajectory: score } });
+      if (out.length >= options.limit) break;
+    }
+    return out;
+  }
+}

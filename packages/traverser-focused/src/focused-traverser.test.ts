@@ -1,0 +1,81 @@
+import { runTraverserSuite, toyNikonPlan } from '@internal/conformance';
+import { InMemoryGraphStore, InMemoryTextIndex, toySkb } from '@weft/core/test';
+import type { Plan, RetrievalContext } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { candidateSchedule, FocusedTraverser } from './focused-traverser.ts';
+
+runTraverserSuite({ name: 'FocusedTraverser', create: async () => new FocusedTraverser() });
+
+describe('FocusedTraverser', () => {
+  const skb = toySkb();
+  const context: RetrievalContext = {
+    schema: skb.schema,
+    graph: new InMemoryGraphStore(skb),
+    text: new InMemoryTextIndex(skb.nodes),
+  };
+
+  it('grows the per-anchor candidate count as FocusedRetriever does', () => {
+    expect(candidateSchedule(30)).toEqual([1, 2, 3, 5, 8, 12, 18, 27]);
+  });
+
+  it('puts grounded answers before the text fill', async () => {
+    const candidates = await new FocusedTraverser().doTraverse({
+      query: 'Nikon gear for wildlife',
+      plan: toyNikonPlan(),
+      limit: 10,
+      context,
+    });
+    const grounded = candidates.filter((c) => c.scores.grounded === 1).map((c) => c.id);
+    expect(grounded.sort()).toEqual(['p:d3500', 'p:d850', 'p:nikkor']);
+    expect(candidates.slice(0, 3).every((c) => c.scores.grounded === 1)).toBe(true);
+  });
+
+  it('intersects two anchors and relaxes when the conjunction is empty', async () => {
+    const base = toyNikonPlan();
+    const plan: Plan = {
+      ...base,
+      anchors: [
+        ...base.anchors,
+        { mention: 'DSLR', candidates: [{ id: 'c:dslr', score: 1, type: 'category' }], confidence: 0.9 },
+      ],
+      triplets: [
+        ...base.triplets,
+        {
+          subject: { kind: 'variable', name: 'p' },
+          edgeType: 'in_category',
+          object: { kind: 'anchor', anchor: 1 },
+        },
+      ],
+    };
+    const both = await new FocusedTraverser().doTraverse({ query: 'Nikon DSLR', plan, limit: 10, context });
+    expect(
+      both
+        .filter((c) => c.scores.grounded === 1)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(['p:d3500', 'p:d850']);
+    const empty: Plan = {
+      ...plan,
+      triplets: [
+        ...base.triplets,
+        {
+          subject: { kind: 'variable', name: 'p' },
+          edgeType: 'made_by',
+          object: { kind: 'anchor', anchor: 1 },
+        },
+      ],
+    };
+    const relaxed = await new FocusedTraverser().doTraverse({
+      query: 'Nikon DSLR',
+      plan: empty,
+      limit: 10,
+      context,
+    });
+    expect(
+      relaxed
+        .filter((c) => c.scores.grounded === 1)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(['p:d3500', 'p:d850', 'p:nikkor']);
+  });
+});

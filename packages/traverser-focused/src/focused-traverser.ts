@@ -1,0 +1,327 @@
+import type {
+  Candidate,
+  EdgeDirection,
+  Plan,
+  PlanTerm,
+  PlanTriplet,
+  RetrievalContext,
+  TrajectoryHop,
+  TraverserV1,
+  TraverseOptions,
+} from '@weft/spec';
+
+export interface FocusedTraverserOptions {
+  readonly name?: string;
+  /** Stop growing the per-anchor candidate count once this many target candidates are grounded (default 20). */
+  readonly enough?: number;
+  /** Largest per-anchor candidate count tried (default 27). */
+  readonly maxPerAnchor?: number;
+  /** Most values a variable may take before it stops constraining (default 2000). */
+  readonly maxDomain?: number;
+  /** Weight of grounded answers against the text fill in the α merge (default 0.7). */
+  readonly alpha?: number;
+}
+
+/** Where a value of a variable came from: the value before it on the chain and the edge between. */
+interface Origin {
+  readonly from: string;
+  readonly fromTerm: string;
+  readonly edgeType: string;
+  readonly direction: EdgeDirection;
+}
+
+/** The growth schedule of FocusedRetriever: 1, 2, 3, 5, 8, 12, 18, 27, … (k ← ⌊1.5k + 0.5⌋). */
+export function candidateSchedule(max: number): number[] {
+  const out: number[] = [];
+  for (let k = 1; k <= max; k = Math.max(k + 1, Math.floor(1.5 * k + 0.5))) out.push(k);
+  return out;
+}
+
+const termKey = (term: PlanTerm) => (term.kind === 'anchor' ? `@${term.anchor}` : term.name);
+
+/**
+ * Constraint grounding (FocusedRetriever): the plan's anchors and triplets are constraints; each
+ * anchor's candidates are taken best first, the triplets are propagated (one batched neighbour call
+ * each) until no domain changes, and the per-anchor candidate count grows until enough target
+ * candidates are grounded. When the constraints admit nothing, the last-added anchor's constraints
+ * are dropped (union fallback). Grounded answers come first, ranked by text, then a text fill.
+ */
+export class FocusedTraverser implements TraverserV1 {
+  readonly specificationVersion = 'v1';
+  readonly name: string;
+  private readonly options: FocusedTraverserOptions;
+
+  constructor(options: FocusedTraverserOptions = {}) {
+    this.options = options;
+    this.name = options.name ?? 'focused';
+  }
+
+  async doTraverse(options: TraverseOptions): Promise<Candidate[]> {
+    const { plan, context, limit, query } = options;
+    const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
+    const target = plan.target ?? 'x';
+
+    let grounded = new Map<string, TrajectoryHop[]>();
+    let triplets = [...plan.triplets];
+    while (triplets.length > 0 && grounded.size === 0) {
+      grounded = await this.ground(plan, triplets, target, context);
+      if (grounded.size > 0) break;
+      // Relax: drop the constraints of the last anchor that has any.
+      const anchors = [
+        ...new Set(
+          triplets
+            .flatMap((t) => [t.subject, t.object])
+            .filter((t) => t.kind === 'anchor')
+            .map(termKey),
+        ),
+      ];
+      if (anchors.length <= 1) break;
+      const dropped = anchors.at(-1)!;
+      const chain = chainOf(triplets, dropped);
+      triplets = triplets.filter((t) => !chain.has(t));
+    }
+
+    const texts = query.trim() ? query : '';
+    const ids = [...grounded.keys()];
+    const inSet = new Map<string, number>();
+    const restriction = plan.restriction || query;
+    if (ids.length > 0 && texts) {
+      const [hits] = await context.text.doSearch({
+        queries: [restriction],
+        limit: ids.length,
+        filter: { ids },
+        ...signal,
+      });
+      for (const hit of hits ?? []) inSet.set(hit.id, hit.score);
+    }
+    const fill = new Map<string, number>();
+    if (texts) {
+      const types = plan.targetTypes.filter((t) => t.score >= 0.5).map((t) => t.type);
+      const filter =
+        types.length > 0 && types.length < (context.schema.targetTypes ?? context.schema.nodeTypes).length
+          ? { nodeTypes: types }
+          : context.schema.targetTypes
+            ? { nodeTypes: context.schema.targetTypes }
+            : undefined;
+      const [hits] = await context.text.doSearch({
+        queries: [query],
+        limit,
+        ...(filter ? { filter } : {}),
+        ...signal,
+      });
+      for (const hit of hits ?? []) fill.set(hit.id, hit.score);
+    }
+
+    const alpha = this.options.alpha ?? 0.7;
+    const maxIn = Math.max(0, ...inSet.values());
+    const maxFill = Math.max(0, ...fill.values());
+    const candidates: Candidate[] = [];
+    for (const [id, hops] of grounded) {
+      const text = maxIn > 0 ? (inSet.get(id) ?? 0) / maxIn : 0;
+      const last = hops.at(-1)!;
+      const withText = hops.map((h, i) =>
+        i === hops.length - 1 ? { ...h, textScore: inSet.get(id) ?? 0 } : h,
+      );
+      candidates.push({
+        id,
+        ...(last.nodeType ? { type: last.nodeType } : {}),
+        score: alpha + (1 - alpha) * text,
+        scores: {
+          grounded: 1,
+          bm25InSet: text,
+          bm25: inSet.get(id) ?? 0,
+          structure: 1,
+          hops: hops.length - 1,
+          setSize: grounded.size,
+        },
+        trajectories: [{ hops: withText }],
+        source: this.name,
+      });
+    }
+    const missing = [...fill.keys()].filter((id) => !grounded.has(id));
+    const nodes = missing.length ? await context.graph.doGetNodes(missing, signal) : [];
+    missing.forEach((id, i) => {
+      const node = nodes[i];
+      const text = maxFill > 0 ? fill.get(id)! / maxFill : 0;
+      candidates.push({
+        id,
+        ...(node ? { type: node.type } : {}),
+        score: (1 - alpha) * text,
+        scores: { grounded: 0, bm25Global: text, bm25: fill.get(id)!, structure: 0 },
+        trajectories: [
+          {
+            hops: [
+              { node: id, ...(node ? { nodeType: node.type } : {}), textScore: fill.get(id)!, via: 'text' },
+            ],
+          },
+        ],
+        source: this.name,
+      });
+    });
+    candidates.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return candidates.slice(0, limit);
+  }
+
+  /** Grows the per-anchor candidate count until enough target values are grounded or the cap. */
+  private async ground(
+    plan: Plan,
+    triplets: readonly PlanTriplet[],
+    target: string,
+    context: RetrievalContext,
+  ): Promise<Map<string, TrajectoryHop[]>> {
+    const enough = this.options.enough ?? 20;
+    const anchorsUsed = [
+      ...new Set(
+        triplets
+          .flatMap((t) => [t.subject, t.object])
+          .filter((t) => t.kind === 'anchor')
+          .map((t) => (t as { anchor: number }).anchor),
+      ),
+    ];
+    const most = Math.max(0, ...anchorsUsed.map((a) => plan.anchors[a]?.candidates.length ?? 0));
+    let result = new Map<string, TrajectoryHop[]>();
+    for (const k of candidateSchedule(Math.min(this.options.maxPerAnchor ?? 27, Math.max(1, most)))) {
+      result = await this.propagate(plan, triplets, target, k, context);
+      if (result.size >= enough) break;
+    }
+    return result;
+  }
+
+  /** Propagates the triplets over the domains until nothing changes; returns target values with paths. */
+  private async propagate(
+    plan: Plan,
+    triplets: readonly PlanTriplet[],
+    target: string,
+    k: number,
+    context: RetrievalContext,
+  ): Promise<Map<string, TrajectoryHop[]>> {
+    const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
+    const maxDomain = this.options.maxDomain ?? 2000;
+    const domains = new Map<string, Set<string>>();
+    const origins = new Map<string, Map<string, Origin>>();
+    const types = new Map<string, string>();
+    for (const t of triplets) {
+      for (const term of [t.subject, t.object]) {
+        if (term.kind !== 'anchor') continue;
+        const anchor = plan.anchors[term.anchor];
+        const chosen = (anchor?.candidates ?? []).slice(0, k);
+        domains.set(termKey(term), new Set(chosen.map((c) => c.id)));
+        for (const c of chosen) types.set(c.id, c.type);
+      }
+    }
+    const variableTypes = new Map(
+      plan.variables.map((v) => [v.name, v.nodeTypes && v.nodeTypes.length > 0 ? v.nodeTypes : undefined]),
+    );
+    let changed = true;
+    for (let round = 0; changed && round < 2 * triplets.length + 2; round++) {
+      changed = false;
+      for (const t of triplets) {
+        const s = termKey(t.subject);
+        const o = termKey(t.object);
+        // Propagate from the bound side (subject first) to the other; an edge s -> o seen from s is 'out'.
+        for (const [fromKey, toKey, toTerm, direction] of [
+          [s, o, t.object, 'out'],
+          [o, s, t.subject, 'in'],
+        ] as const) {
+          const from = domains.get(fromKey);
+          if (!from || from.size === 0 || from.size > maxDomain) continue;
+          const nodeTypes =
+            toTerm.kind === 'variable' && toKey !== target ? variableTypes.get(toKey) : undefined;
+          const neighbors = await context.graph.doNeighbors({
+            seeds: [...from],
+            edgeTypes: [t.edgeType],
+            direction,
+            ...(nodeTypes ? { nodeTypes } : {}),
+            limitPerSeed: 500,
+            ...signal,
+          });
+          const reached = new Map<string, Origin>();
+          for (const n of neighbors) {
+            types.set(n.node, n.nodeType);
+            if (!reached.has(n.node))
+              reached.set(n.node, {
+                from: n.seed,
+                fromTerm: fromKey,
+                edgeType: n.edgeType,
+                direction: n.direction,
+              });
+          }
+          const current = domains.get(toKey);
+          const next = current
+            ? new Set([...current].filter((id) => reached.has(id)))
+            : new Set(reached.keys());
+          if (!current || next.size !== current.size) {
+            changed = true;
+            domains.set(toKey, next);
+            if (!toKey.startsWith('@')) {
+              const known = origins.get(toKey) ?? new Map<string, Origin>();
+              for (const id of next) if (!known.has(id) && reached.has(id)) known.set(id, reached.get(id)!);
+              origins.set(toKey, known);
+            }
+          }
+        }
+      }
+    }
+    const out = new Map<string, TrajectoryHop[]>();
+    for (const id of domains.get(target) ?? []) {
+      const hops: TrajectoryHop[] = [];
+      let node = id;
+      let term = target;
+      const visited = new Set<string>();
+      while (!visited.has(`${term}|${node}`)) {
+        visited.add(`${term}|${node}`);
+        const origin = origins.get(term)?.get(node);
+        if (!origin) {
+          hops.unshift({
+            node,
+            ...(types.get(node) ? { nodeType: types.get(node)! } : {}),
+            via: term.startsWith('@') ? 'anchor' : 'structure',
+          });
+          break;
+        }
+        hops.unshift({
+          node,
+          ...(types.get(node) ? { nodeType: types.get(node)! } : {}),
+          edgeType: origin.edgeType,
+          direction: origin.direction,
+          via: 'structure',
+        });
+        node = origin.from;
+        term = origin.fromTerm;
+      }
+      // A chain that does not end at an anchor is still a valid path; its first node is where it starts.
+      if (hops[0] && hops[0].edgeType !== undefined) {
+        const { edgeType: _e, direction: _d, ...first } = hops[0];
+        hops[0] = { ...first, via: 'anchor' };
+      }
+      out.set(id, hops);
+    }
+    return out;
+  }
+}
+
+/** The triplets that hang off one anchor term (its chain of variables up to the target). */
+function chainOf(triplets: readonly PlanTriplet[], anchorKey: string): Set<PlanTriplet> {
+  const chain = new Set<PlanTriplet>();
+  const frontier = [anchorKey];
+  const seen = new Set(frontier);
+  while (frontier.length > 0) {
+    const key = frontier.pop()!;
+    for (const t of triplets) {
+      const s = termKey(t.subject);
+      const o = termKey(t.object);
+      if (s !== key && o !== key) continue;
+      chain.add(t);
+      const other = s === key ? o : s;
+      // Stop at variables that other anchors also constrain (the target).
+      const shared = triplets.some(
+        (u) => !chain.has(u) && (termKey(u.subject) === other || termKey(u.object) === other),
+      );
+      if (!seen.has(other) && !shared) {
+        seen.add(other);
+        frontier.push(other);
+      }
+    }
+  }
+  return chain;
+}

@@ -1,0 +1,1 @@
+export { MixedTraverser, type MixedTraverserOptions } from './mixed-traverser.ts';

@@ -1,0 +1,73 @@
+import { runTraverserSuite, toyNikonPlan } from '@internal/conformance';
+import { InMemoryGraphStore, InMemoryTextIndex, toySkb } from '@weft/core/test';
+import type { RetrievalContext } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { MixedTraverser } from './mixed-traverser.ts';
+
+runTraverserSuite({ name: 'MixedTraverser', create: async () => new MixedTraverser() });
+runTraverserSuite({
+  name: 'MixedTraverser (intersect)',
+  create: async () => new MixedTraverser({ combine: 'intersect' }),
+});
+
+describe('MixedTraverser', () => {
+  const skb = toySkb();
+  const context: RetrievalContext = {
+    schema: skb.schema,
+    graph: new InMemoryGraphStore(skb),
+    text: new InMemoryTextIndex(skb.nodes),
+  };
+
+  it('ranks structural candidates that match the restriction above the rest of the set', async () => {
+    const candidates = await new MixedTraverser().doTraverse({
+      query: 'Nikon gear for wildlife',
+      plan: toyNikonPlan(),
+      limit: 10,
+      context,
+    });
+    const ids = candidates.map((c) => c.id);
+    expect(ids.indexOf('p:d850')).toBeLessThan(ids.indexOf('p:d3500'));
+    expect(candidates.find((c) => c.id === 'p:d850')!.scores.structure).toBeGreaterThan(0);
+  });
+
+  it('intersects the paths of two anchors, falling back to the union when they share nothing', async () => {
+    const base = toyNikonPlan();
+    const plan = {
+      ...base,
+      anchors: [
+        ...base.anchors,
+        { mention: 'DSLR', candidates: [{ id: 'c:dslr', score: 1, type: 'category' }], confidence: 0.9 },
+      ],
+      paths: [
+        ...base.paths,
+        { anchor: 1, hops: [{ edgeType: 'in_category', direction: 'in' as const }], score: 1 },
+      ],
+    };
+    const both = await new MixedTraverser({ combine: 'intersect' }).doTraverse({
+      query: 'Nikon DSLR',
+      plan,
+      limit: 3,
+      context,
+    });
+    expect(
+      both
+        .slice(0, 2)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(['p:d3500', 'p:d850']);
+    const none = {
+      ...plan,
+      paths: [
+        base.paths[0]!,
+        { anchor: 1, hops: [{ edgeType: 'made_by', direction: 'in' as const }], score: 1 },
+      ],
+    };
+    const union = await new MixedTraverser({ combine: 'intersect' }).doTraverse({
+      query: 'Nikon DSLR',
+      plan: none,
+      limit: 10,
+      context,
+    });
+    expect(union.map((c) => c.id)).toContain('p:nikkor');
+  });
+});
