@@ -1,18 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { type Command, integerOption, UsageError } from './command.ts';
 import { runCli } from './run-cli.ts';
+import { captureIo } from './testing/capture-io.ts';
 
-function capture() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (chunk) => out.push(String(chunk)));
-  stderr.on('data', (chunk) => err.push(String(chunk)));
-  return { io: { stdout, stderr, cwd: process.cwd() }, out: () => out.join(''), err: () => err.join('') };
-}
+const capture = () => captureIo();
 
 const echo: Command = {
   name: 'echo',

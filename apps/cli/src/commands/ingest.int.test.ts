@@ -3,29 +3,19 @@ import { existsSync, readdirSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { toySkb } from '@weft/core/test';
 import { BundleWriter, writeBundle } from '@weft/skb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { openStore } from '../store/open-store.ts';
+import { captureIo } from '../testing/capture-io.ts';
 import { ingestCommand } from './ingest.ts';
 
 const mainScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 
-function capture(cwd: string) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (chunk) => out.push(String(chunk)));
-  stderr.on('data', (chunk) => err.push(String(chunk)));
-  return { io: { stdout, stderr, cwd }, out: () => out.join(''), err: () => err.join('') };
-}
-
 async function ingest(root: string, ...args: string[]) {
-  const c = capture(root);
+  const c = captureIo(root);
   const code = await runCli(['ingest', ...args], c.io, [ingestCommand]);
   return { code, out: c.out(), err: c.err() };
 }
