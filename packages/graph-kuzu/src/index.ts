@@ -10,6 +10,7 @@ export {
   type MetapathPath,
   type MetapathStep,
 } from './expand-metapath.ts';
+export { CsrAdjacency } from './csr-adjacency.ts';
 export { databaseFileName } from './kuzu-graph-mapping.ts';
 export { KuzuGraphStore, type KuzuGraphStoreOptions } from './kuzu-graph-store.ts';
 export { NameIndex, trigramSimilarity } from './name-index.ts';

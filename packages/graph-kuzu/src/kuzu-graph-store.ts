@@ -4,7 +4,6 @@ import { toWeftError, WeftError } from '@weft/core';
 import type {
   CypherParam,
   CypherResult,
-  EdgeDirection,
   GraphCypherOptions,
   GraphLookupOptions,
   GraphNeighbor,
@@ -17,9 +16,11 @@ import type {
   SkbSchema,
 } from '@weft/spec';
 import kuzu from 'kuzu';
+import { CsrAdjacency } from './csr-adjacency.ts';
 import { databaseFileName } from './kuzu-graph-mapping.ts';
 import { drain } from './kuzu-query.ts';
 import { NameIndex } from './name-index.ts';
+import { NodeCache } from './node-cache.ts';
 import { assertReadOnlyCypher } from './read-only-cypher.ts';
 
 export interface KuzuGraphStoreOptions {
@@ -33,6 +34,14 @@ export interface KuzuGraphStoreOptions {
   readonly defaultTimeoutMs?: number;
   /** Row cap of `doCypher` queries without `maxRows` (default 10,000). */
   readonly defaultMaxRows?: number;
+  /**
+   * When to load the in-memory adjacency that answers `doNeighbors`: `'lazy'` (default) on the
+   * first call that needs it, `'open'` during `open`. Lazy keeps opening (and `weft query`
+   * start-up) at a few milliseconds; the first expansion pays the load (WordNet ~0.5 s).
+   */
+  readonly adjacency?: 'lazy' | 'open';
+  /** Nodes kept by `doGetNodes` between calls (default 10,000; 0 = no cache). */
+  readonly nodeCacheSize?: number;
 }
 
 interface Lease {
@@ -41,6 +50,10 @@ interface Lease {
 }
 
 const idBatch = 10_000;
+/** Up to this many uncached ids (or nodes/400, when known) are fetched by primary key; more through one scan. */
+const pointLookupLimit = 256;
+const nodeColumns =
+  'n.id AS id, n.type AS type, n.name AS name, n.aliases AS aliases, n.text AS text, n.props AS props';
 const noTimeoutMs = 2_147_483_647;
 
 /**
@@ -58,7 +71,10 @@ export class KuzuGraphStore implements GraphStoreV1 {
   private readonly waiting: ((lease: Lease) => void)[] = [];
   private readonly options: KuzuGraphStoreOptions;
   private schema: SkbSchema | undefined;
-  private names: Promise<{ index: NameIndex; offsets: Map<string, number> }> | undefined;
+  private names: Promise<NameIndex> | undefined;
+  private adjacency: Promise<CsrAdjacency> | undefined;
+  private adjacencyLoad: { milliseconds: number } | undefined;
+  private readonly nodeCache: NodeCache;
   private stats: Promise<GraphStats> | undefined;
   private closed = false;
 
@@ -66,6 +82,7 @@ export class KuzuGraphStore implements GraphStoreV1 {
     this.path = path;
     this.db = db;
     this.options = options;
+    this.nodeCache = new NodeCache(options.nodeCacheSize ?? 10_000);
     for (let i = 0; i < Math.max(1, options.connections ?? 4); i++) {
       const lease = { connection: new kuzu.Connection(db), statements: new Map() };
       this.all.push(lease);
@@ -95,6 +112,7 @@ export class KuzuGraphStore implements GraphStoreV1 {
       if (typeof value !== 'string')
         throw new WeftError({ code: 'WEFT_STORE_FAILED', message: `${path} holds no Weft schema` });
       store.schema = JSON.parse(value) as SkbSchema;
+      if (options.adjacency === 'open') await store.loadAdjacency();
     } catch (error) {
       await store.close();
       throw toWeftError(error, 'WEFT_STORE_FAILED', `cannot open the Kùzu graph at ${path}`);
@@ -145,6 +163,63 @@ export class KuzuGraphStore implements GraphStoreV1 {
     }
   }
 
+  /** Runs a statement and hands its rows over one at a time (never one array of them all). */
+  private async each(
+    statement: string,
+    params: Record<string, kuzu.KuzuValue>,
+    onRow: (row: Record<string, unknown>) => void,
+  ): Promise<void> {
+    const lease = await this.acquire();
+    let results: kuzu.QueryResult[] = [];
+    try {
+      const prepared = await this.prepared(lease, statement);
+      const result = await lease.connection.execute(prepared, params);
+      results = Array.isArray(result) ? result : [result];
+      for (const one of results) while (one.hasNext()) onRow(one.getNextSync() as Record<string, unknown>);
+    } catch (error) {
+      throw toWeftError(error, 'WEFT_STORE_FAILED', 'Kùzu query failed');
+    } finally {
+      for (const one of results) one.close();
+      this.release(lease);
+    }
+  }
+
+  /** The in-memory adjacency (loaded once; see the README for why it sits beside Kùzu). */
+  loadAdjacency(): Promise<CsrAdjacency> {
+    this.adjacency ??= (async () => {
+      const started = performance.now();
+      const adjacency = await CsrAdjacency.load(
+        (statement, params, onRow) => this.each(statement, params, onRow),
+        this.schema!.nodeTypes.map((t) => t.name),
+        this.schema!.edgeTypes.map((t) => t.name),
+      );
+      this.adjacencyLoad = { milliseconds: performance.now() - started };
+      this.loadedAdjacency = adjacency;
+      return adjacency;
+    })();
+    this.adjacency.catch(() => {
+      this.adjacency = undefined;
+    });
+    return this.adjacency;
+  }
+
+  /** Load time and size of the adjacency, once loaded (for benchmarks and diagnostics). */
+  get adjacencyInfo():
+    | { milliseconds: number; arrayBytes: number; nodes: number; edges: number }
+    | undefined {
+    const load = this.adjacencyLoad;
+    const adjacency = this.loadedAdjacency;
+    if (!load || !adjacency) return undefined;
+    return {
+      milliseconds: load.milliseconds,
+      arrayBytes: adjacency.arrayBytes,
+      nodes: adjacency.nodeCount,
+      edges: adjacency.edgeCount,
+    };
+  }
+
+  private loadedAdjacency: CsrAdjacency | undefined;
+
   private check(signal?: AbortSignal): void {
     if (this.closed) throw new WeftError({ code: 'WEFT_STORE_FAILED', message: 'the graph store is closed' });
     if (signal?.aborted)
@@ -161,94 +236,114 @@ export class KuzuGraphStore implements GraphStoreV1 {
     options: { readonly abortSignal?: AbortSignal } = {},
   ): Promise<(SkbNode | undefined)[]> {
     this.check(options.abortSignal);
-    const unique = [...new Set(ids)];
     const found = new Map<string, SkbNode>();
-    // Empty list parameters crash Kùzu 0.11.3: never send one.
-    for (let i = 0; i < unique.length; i += idBatch) {
-      const rows = await this.query(
-        'MATCH (n:Node) WHERE n.id IN CAST($ids AS STRING[]) RETURN n.id AS id, n.type AS type, n.name AS name, n.aliases AS aliases, n.text AS text, n.props AS props',
-        { ids: unique.slice(i, i + idBatch) },
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const cached = this.nodeCache.get(id);
+      if (cached) found.set(id, cached);
+      // Once the adjacency is loaded, an unknown id needs no query at all.
+      else if (!this.loadedAdjacency || this.loadedAdjacency.offsetOf.has(id)) missing.push(id);
+    }
+    // A batch costs about one table scan (~1.5 µs a node), a key lookup ~0.4–0.5 ms an id.
+    const nodeCount = this.loadedAdjacency?.nodeCount ?? 0;
+    if (missing.length > 0 && missing.length <= Math.max(pointLookupLimit, nodeCount / 400)) {
+      // Primary-key lookups (hash index, ~0.4 ms each) spread over the pool's connections: Kùzu
+      // evaluates `id IN $list` by scanning the whole table (~200 ms on WordNet, seconds at 1M nodes).
+      const workers = Math.min(this.all.length, Math.ceil(missing.length / 4));
+      await Promise.all(
+        Array.from({ length: workers }, async (_, worker) => {
+          const lease = await this.acquire();
+          try {
+            const prepared = await this.prepared(
+              lease,
+              `MATCH (n:Node) WHERE n.id = $id RETURN ${nodeColumns}`,
+            );
+            for (let i = worker; i < missing.length; i += workers) {
+              this.check(options.abortSignal);
+              for (const row of drain(await lease.connection.execute(prepared, { id: missing[i]! })))
+                found.set(row.id as string, toNode(row));
+            }
+          } catch (error) {
+            throw toWeftError(error, 'WEFT_STORE_FAILED', 'Kùzu query failed');
+          } finally {
+            this.release(lease);
+          }
+        }),
       );
-      for (const row of rows) found.set(row.id as string, toNode(row));
-      this.check(options.abortSignal);
+    } else {
+      // Many ids: one join per batch costs about one table scan, whatever the batch size.
+      // Empty list parameters crash Kùzu 0.11.3: never send one.
+      for (let i = 0; i < missing.length; i += idBatch) {
+        const rows = await this.query(
+          `UNWIND CAST($ids AS STRING[]) AS x MATCH (n:Node) WHERE n.id = x RETURN ${nodeColumns}`,
+          { ids: missing.slice(i, i + idBatch) },
+        );
+        for (const row of rows) found.set(row.id as string, toNode(row));
+        this.check(options.abortSignal);
+      }
+    }
+    for (const id of missing) {
+      const node = found.get(id);
+      if (node) this.nodeCache.set(id, node);
     }
     return ids.map((id) => found.get(id));
   }
 
   async doNeighbors(options: GraphNeighborsOptions): Promise<GraphNeighbor[]> {
     this.check(options.abortSignal);
-    const seeds = [...new Set(options.seeds)];
-    if (seeds.length === 0 || options.edgeTypes?.length === 0 || options.nodeTypes?.length === 0) return [];
-    // Seeds go to Kùzu as internal node offsets: filtering on them is an integer test, where a string
-    // `id IN [...]` filter compares every node id against the list (230 ms vs 40 ms on WordNet).
-    const { offsets } = await this.nodeMaps();
-    const seedOffsets = seeds.map((seed) => offsets.get(seed)).filter((offset) => offset !== undefined);
-    if (seedOffsets.length === 0) return [];
-    const directions: EdgeDirection[] = options.direction === 'both' ? ['out', 'in'] : [options.direction];
-    const bySeed = new Map<string, GraphNeighbor[]>(seeds.map((seed) => [seed, []]));
-    for (const direction of directions) {
-      const pattern = direction === 'out' ? '(s:Node)-[e:Edge]->(n:Node)' : '(s:Node)<-[e:Edge]-(n:Node)';
-      const filters = [
-        'offset(id(s)) IN CAST($seeds AS INT64[])',
-        options.edgeTypes ? 'e.type IN CAST($edgeTypes AS STRING[])' : '',
-        options.nodeTypes ? 'n.type IN CAST($nodeTypes AS STRING[])' : '',
-      ].filter(Boolean);
-      const statement = `MATCH ${pattern} WHERE ${filters.join(' AND ')} RETURN s.id AS seed, n.id AS node, n.type AS nodeType, e.type AS edgeType`;
-      const params: Record<string, kuzu.KuzuValue> = { seeds: seedOffsets };
-      if (options.edgeTypes) params.edgeTypes = [...options.edgeTypes];
-      if (options.nodeTypes) params.nodeTypes = [...options.nodeTypes];
-      for (const row of await this.query(statement, params)) {
-        bySeed.get(row.seed as string)?.push({
-          seed: row.seed as string,
-          node: row.node as string,
-          nodeType: row.nodeType as string,
-          edgeType: row.edgeType as string,
-          direction,
-        });
-      }
-      this.check(options.abortSignal);
+    if (options.seeds.length === 0 || options.edgeTypes?.length === 0 || options.nodeTypes?.length === 0)
+      return [];
+    // Answered from the in-memory adjacency: a Kùzu expansion query costs 50–200 ms on WordNet and
+    // over a second at 1M nodes, where this is microseconds per seed (README).
+    const adjacency = await this.loadAdjacency();
+    this.check(options.abortSignal);
+    const seeds: number[] = [];
+    for (const seed of new Set(options.seeds)) {
+      const offset = adjacency.offsetOf.get(seed);
+      if (offset !== undefined) seeds.push(offset);
     }
-    const result: GraphNeighbor[] = [];
-    for (const found of bySeed.values()) {
-      found.sort(
-        (a, b) =>
-          compare(a.node, b.node) || compare(a.edgeType, b.edgeType) || compare(a.direction, b.direction),
-      );
-      for (const neighbor of options.limitPerSeed === undefined
-        ? found
-        : found.slice(0, options.limitPerSeed))
-        result.push(neighbor);
-    }
-    return result;
+    if (seeds.length === 0) return [];
+    const edgeTypes = options.edgeTypes ? adjacency.edgeTypeCodes(options.edgeTypes) : undefined;
+    const nodeTypes = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
+    if (edgeTypes?.size === 0 || nodeTypes?.size === 0) return [];
+    return adjacency.neighbors({
+      seeds,
+      directions: options.direction === 'both' ? ['out', 'in'] : [options.direction],
+      ...(edgeTypes ? { edgeTypes } : {}),
+      ...(nodeTypes ? { nodeTypes } : {}),
+      ...(options.limitPerSeed !== undefined ? { limitPerSeed: options.limitPerSeed } : {}),
+    });
   }
 
-  /** Loads every id, name and alias once (one scan) into in-process maps: the name index and id → offset. */
-  private nodeMaps(): Promise<{ index: NameIndex; offsets: Map<string, number> }> {
+  /** Loads every id, name and alias once (one scan, grouped by type) into the in-process name index. */
+  private nameIndex(): Promise<NameIndex> {
     this.names ??= (async () => {
       const index = new NameIndex();
-      const offsets = new Map<string, number>();
-      const rows = await this.query(
-        'MATCH (n:Node) RETURN n.id AS id, offset(id(n)) AS offset, n.type AS type, n.name AS name, n.aliases AS aliases',
+      await this.each(
+        // coalesce: `collect` skips NULLs, which would misalign the parallel lists.
+        "MATCH (n:Node) RETURN n.type AS type, collect(n.id) AS ids, collect(coalesce(n.name, '')) AS names, collect(coalesce(n.aliases, CAST([] AS STRING[]))) AS aliases",
         {},
+        (row) => {
+          const type = row.type as string;
+          const ids = row.ids as string[];
+          const names = row.names as (string | null)[];
+          const aliases = row.aliases as (string[] | null)[];
+          for (let i = 0; i < ids.length; i++)
+            index.add({ id: ids[i]!, type, name: names[i] ?? '', aliases: aliases[i] ?? [] });
+        },
       );
-      for (const row of rows) {
-        offsets.set(row.id as string, Number(row.offset));
-        index.add({
-          id: row.id as string,
-          type: row.type as string,
-          name: (row.name as string) ?? '',
-          aliases: (row.aliases as string[] | null) ?? [],
-        });
-      }
-      return { index, offsets };
+      return index;
     })();
+    this.names.catch(() => {
+      this.names = undefined;
+    });
     return this.names;
   }
 
   async doLookup(names: readonly string[], options: GraphLookupOptions = {}): Promise<NameMatch[][]> {
     this.check(options.abortSignal);
     if (names.length === 0) return [];
-    const { index } = await this.nodeMaps();
+    const index = await this.nameIndex();
     const lookup = {
       limit: options.limit ?? 10,
       fuzzy: options.fuzzy !== false,
@@ -371,6 +466,7 @@ export class KuzuGraphStore implements GraphStoreV1 {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.nodeCache.clear();
     // Wait for queries in flight: every connection must come back before the database closes.
     while (this.idle.length < this.all.length)
       await new Promise<void>((resolve) =>
@@ -412,8 +508,4 @@ function toNode(row: Record<string, unknown>): SkbNode {
     ...(aliases.length > 0 ? { aliases } : {}),
     ...(props ? { props } : {}),
   };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

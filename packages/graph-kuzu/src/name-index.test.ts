@@ -51,3 +51,16 @@ describe('NameIndex', () => {
     }
   });
 });
+
+describe('NameIndex fuzzy fallback on a large index', () => {
+  it('still finds the best fuzzy match when the query shares grams carried by most labels', () => {
+    const index = new NameIndex();
+    // 3,000 labels that all start with "the " (its grams are then too common to search by).
+    for (let i = 0; i < 3_000; i++)
+      index.add({ id: `n${i}`, type: 't', name: `the ${(i * 7919).toString(36)}zz`, aliases: [] });
+    index.add({ id: 'target', type: 't', name: 'the quokka', aliases: [] });
+    const [best] = index.lookup('the quokkas', { limit: 3, fuzzy: true });
+    expect(best?.id).toBe('target');
+    expect(best?.score).toBeCloseTo(0.8 * trigramSimilarity('the quokkas', 'the quokka'), 10);
+  });
+});
