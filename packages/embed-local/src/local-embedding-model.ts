@@ -7,9 +7,8 @@ import type {
   SharedV4Warning,
 } from '@ai-sdk/provider';
 import { WeftError } from '@weft/core';
-import { dominantRowSubspace, toCsr } from './randomized-subspace.ts';
+import { randomizedSvd, seededRandom, toCsr } from './randomized-svd.ts';
 import {
-  type SparseVector,
   type TfidfOptions,
   type TfidfState,
   TfidfVectorizer,
@@ -20,6 +19,18 @@ export interface LocalEmbedderOptions extends Partial<TfidfOptions> {
   readonly dimensions?: number;
   /** Power iterations of the randomized range finder: more = closer to the exact truncated SVD, slower. */
   readonly powerIterations?: number;
+  /** Extra directions carried through the range finder and dropped at the end. */
+  readonly oversample?: number;
+  /**
+   * Each LSA coordinate is scaled by its singular value to this power before normalising: 1 = the
+   * classic U·Σ document vectors, 0 = whitened (every direction counts the same), 0.5 in between.
+   */
+  readonly singularValuePower?: number;
+  /**
+   * Vocabulary, IDF and the SVD are fitted on a seeded uniform sample of at most this many documents
+   * (reservoir sampling, one pass), so fitting time and memory are bounded whatever the corpus size.
+   */
+  readonly maxFitDocuments?: number;
   readonly seed?: number;
 }
 
@@ -30,7 +41,13 @@ export const defaultLocalEmbedderOptions = {
   maxWords: 40_000,
   maxNgrams: 20_000,
   ngramWeight: 0.5,
-  powerIterations: 1,
+  // Tuned on WordNet val splits (see README): whitened coordinates (p = 0), no power iteration and
+  // stop words dropped keep far more of the rare-word signal that needle queries need.
+  stopWords: true,
+  powerIterations: 0,
+  oversample: 10,
+  singularValuePower: 0,
+  maxFitDocuments: 30_000,
   seed: 42,
 } as const satisfies Required<LocalEmbedderOptions>;
 
@@ -41,7 +58,14 @@ interface PersistedState {
   readonly format: 'weft-local-embedder/1';
   readonly dimensions: number;
   readonly tfidf: TfidfState;
-  readonly fit: { readonly documents: number; readonly powerIterations: number; readonly seed: number };
+  readonly fit: {
+    /** Documents the model was fitted on (the sample), and how many were seen. */
+    readonly documents: number;
+    readonly seenDocuments?: number;
+    readonly powerIterations: number;
+    readonly singularValuePower?: number;
+    readonly seed: number;
+  };
 }
 
 /**
@@ -76,36 +100,51 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
   }
 
   /**
-   * Fits the model on `documents`, which is iterated twice (vocabulary, then the TF-IDF matrix).
-   * Each document is one node's name, aliases and text.
+   * Fits the model on `documents` (iterated once; each is one node's name, aliases and text): a seeded
+   * sample of at most `maxFitDocuments` of them gives the vocabulary, the IDF and the SVD. Embedding
+   * the whole corpus is then `embedOne` per document, streamed by the caller.
    */
   static async fit(
     documents: () => AsyncIterable<string> | Iterable<string>,
     options: LocalEmbedderOptions = {},
   ): Promise<LocalEmbeddingModel> {
     const o = { ...defaultLocalEmbedderOptions, ...options };
-    const vectorizer = await TfidfVectorizer.fit(documents(), {
-      charNgrams: o.charNgrams,
-      minDocumentFrequency: o.minDocumentFrequency,
-      maxWords: o.maxWords,
-      maxNgrams: o.maxNgrams,
-      ngramWeight: o.ngramWeight,
-    });
-    const rows: SparseVector[] = [];
-    for await (const document of documents()) rows.push(vectorizer.transform(document));
-    if (rows.length === 0) {
+    const { sample, seen } = await reservoirSample(documents(), o.maxFitDocuments, o.seed);
+    if (sample.length === 0) {
       throw new WeftError({
         code: 'WEFT_BAD_INPUT',
         message: 'cannot fit the local embedder on an empty knowledge base',
       });
     }
-    const basis = dominantRowSubspace(toCsr(rows, vectorizer.size), o.dimensions, {
+    const vectorizer = await TfidfVectorizer.fit(sample, {
+      charNgrams: o.charNgrams,
+      stopWords: o.stopWords,
+      minDocumentFrequency: o.minDocumentFrequency,
+      maxWords: o.maxWords,
+      maxNgrams: o.maxNgrams,
+      ngramWeight: o.ngramWeight,
+    });
+    const rows = sample.map((document) => vectorizer.transform(document));
+    const svd = randomizedSvd(toCsr(rows, vectorizer.size), o.dimensions, {
       powerIterations: o.powerIterations,
+      oversample: o.oversample,
       seed: o.seed,
     });
-    return new LocalEmbeddingModel(vectorizer, Float32Array.from(basis), o.dimensions, {
-      documents: rows.length,
+    // Fold Σ^(p−1) into the projection: x·V·Σ^(p−1) = the document's U·Σ^p row (fold-in for queries).
+    const k = svd.rank;
+    const top = svd.singularValues[0] ?? 0;
+    const scale = Array.from(svd.singularValues, (s) =>
+      s > top * 1e-6 ? s ** (o.singularValuePower - 1) : 0,
+    );
+    const projection = new Float32Array(vectorizer.size * o.dimensions);
+    for (let c = 0; c < vectorizer.size; c++) {
+      for (let j = 0; j < k; j++) projection[c * o.dimensions + j] = svd.vectors[c * k + j]! * scale[j]!;
+    }
+    return new LocalEmbeddingModel(vectorizer, projection, o.dimensions, {
+      documents: sample.length,
+      seenDocuments: seen,
       powerIterations: o.powerIterations,
+      singularValuePower: o.singularValuePower,
       seed: o.seed,
     });
   }
@@ -195,4 +234,24 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
     }
     return { embeddings, warnings };
   }
+}
+
+/** A uniform seeded sample of at most `size` documents (Algorithm R), in one pass. */
+async function reservoirSample(
+  documents: AsyncIterable<string> | Iterable<string>,
+  size: number,
+  seed: number,
+): Promise<{ sample: string[]; seen: number }> {
+  const next = seededRandom(seed ^ 0x5eed);
+  const sample: string[] = [];
+  let seen = 0;
+  for await (const document of documents) {
+    seen++;
+    if (sample.length < size) sample.push(document);
+    else {
+      const j = Math.floor(next() * seen);
+      if (j < size) sample[j] = document;
+    }
+  }
+  return { sample, seen };
 }
