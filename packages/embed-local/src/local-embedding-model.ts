@@ -8,11 +8,7 @@ import type {
 } from '@ai-sdk/provider';
 import { WeftError } from '@weft/core';
 import { randomizedSvd, seededRandom, toCsr } from './randomized-svd.ts';
-import {
-  type TfidfOptions,
-  type TfidfState,
-  TfidfVectorizer,
-} from './tfidf-vectorizer.ts';
+import { type TfidfOptions, type TfidfState, TfidfVectorizer } from './tfidf-vectorizer.ts';
 
 export interface LocalEmbedderOptions extends Partial<TfidfOptions> {
   /** Embedding size (the LSA rank). */

@@ -94,7 +94,7 @@ export async function linkQuery(
   context: RetrievalContext,
   options: LinkingOptions = {},
 ): Promise<Linking> {
-  const spans = candidateSpans(query, options.maxSpanWords ?? 5, options.maxSpans ?? 160);
+  const spans = candidateSpans(query, options.maxSpanWords ?? 4, options.maxSpans ?? 80);
   if (spans.length === 0) return { spans, nodes: [], firstHops: new Map(), shadowed: new Set() };
   const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
 
@@ -137,15 +137,25 @@ export async function linkQuery(
   }
 
   const linkedIds = [...new Set([...perSpan.values()].flatMap((m) => [...m.keys()]))];
+  // How well each linked node's document fits the query: the whole query, and (when present) the
+  // parenthesised asides, which often gloss a mention ("'seal' (decide irrevocably)").
   const contextScores = new Map<string, number>();
   if (linkedIds.length > 0) {
-    const [hits] = await context.text.doSearch({
-      queries: [query],
+    const asides = [...query.matchAll(/\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g)].map((m) => m[1]!).join(' ');
+    const queries = asides.trim() ? [query, asides] : [query];
+    const lists = await context.text.doSearch({
+      queries,
       limit: linkedIds.length,
       filter: { ids: linkedIds },
       ...signal,
     });
-    for (const hit of hits ?? []) contextScores.set(hit.id, hit.score);
+    lists.forEach((hits, q) => {
+      const max = Math.max(0, ...hits.map((h) => h.score));
+      for (const hit of hits) {
+        const share = max > 0 ? hit.score / max : 0;
+        contextScores.set(hit.id, Math.max(contextScores.get(hit.id) ?? 0, q === 0 ? share : share * 1.01));
+      }
+    });
   }
 
   const nodes: LinkedNode[] = [];
@@ -195,7 +205,7 @@ export async function linkQuery(
   };
   const expanded = [...new Set([...nodes].sort((a, b) => priority(b) - priority(a)).map((n) => n.id))].slice(
     0,
-    options.maxExpanded ?? 48,
+    options.maxExpanded ?? 16,
   );
   const firstHops = new Map<string, Map<string, GraphNeighbor[]>>();
   if (expanded.length > 0) {

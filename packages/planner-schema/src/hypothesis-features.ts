@@ -20,6 +20,8 @@ export const hypothesisFeatures = [
   'firstHopSize',
   'hops',
   'shadowed',
+  'literal',
+  'typeCue',
 ] as const;
 
 export interface Hypothesis {
@@ -68,8 +70,13 @@ export function buildHypotheses(
   relation: ReadonlyMap<MetapathKey, number>,
   metapaths: readonly MetapathKey[],
   model: SchemaPlannerModel | undefined,
+  query = '',
 ): Hypothesis[] {
   const top = Math.max(0, ...relation.values());
+  const present = new Set(toTokens(query));
+  const literal = new Map(metapaths.map((key) => [key, literalCue(key, present)]));
+  const maxLiteral = Math.max(0, ...literal.values());
+  const typeCue = new Map<string, number>();
   const out: Hypothesis[] = [];
   for (const node of linking.nodes) {
     const span = linking.spans[node.span]!;
@@ -104,11 +111,38 @@ export function buildHypotheses(
           Math.log(1 + reached.length),
           key.split('/').length,
           linking.shadowed.has(node.span) ? 1 : 0,
+          maxLiteral > 0 ? (literal.get(key) ?? 0) / maxLiteral : 0,
+          typeCueOf(node.type, present, typeCue),
         ],
       });
     }
   }
   return out;
+}
+
+/**
+ * How literally the query names the metapath's edge types: matched name words, with unmatched ones
+ * counting against (so "instance hypernym" prefers `instance_hypernym` over `hypernym`).
+ */
+function literalCue(key: MetapathKey, present: ReadonlySet<string>): number {
+  const hops = parseMetapath(key);
+  let total = 0;
+  for (const hop of hops) {
+    const words = toTokens(hop.edgeType.replace(/[_\-.]/g, ' ')).filter((w) => !stopwords.has(w));
+    const matched = words.filter((w) => present.has(w)).length;
+    total += matched / (1 + 0.5 * (words.length - matched));
+  }
+  return total / Math.max(1, hops.length);
+}
+
+/** Share of the node type's name words (e.g. `verb`, `cognition`) that the query uses. */
+function typeCueOf(type: string, present: ReadonlySet<string>, cache: Map<string, number>): number {
+  const cached = cache.get(type);
+  if (cached !== undefined) return cached;
+  const words = toTokens(type.replace(/[_\-.]/g, ' ')).filter((w) => !stopwords.has(w));
+  const cue = words.length ? words.filter((w) => present.has(w)).length / words.length : 0;
+  cache.set(type, cue);
+  return cue;
 }
 
 /** Hand-set weights used before `weft train` has fitted the hypothesis model. */
@@ -126,4 +160,6 @@ export const defaultHypothesisWeights: Readonly<Record<(typeof hypothesisFeature
   firstHopSize: -0.2,
   hops: -0.8,
   shadowed: -1.5,
+  literal: 3,
+  typeCue: 1,
 };

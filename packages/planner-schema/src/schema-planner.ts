@@ -63,7 +63,9 @@ export class SchemaPlanner implements PlannerV1 {
     if (!this.loaded) {
       this.loaded = true;
       const stored = await context.artifacts?.get<SchemaPlannerModel>(schemaPlannerArtifact);
-      if (stored && stored.version === 1) this.model = stored;
+      // A model fitted with other hypothesis features would score the wrong columns.
+      if (stored?.version === 1 && stored.hypothesis.features.join() === hypothesisFeatures.join())
+        this.model = stored;
     }
     return this.model;
   }
@@ -76,10 +78,11 @@ export class SchemaPlanner implements PlannerV1 {
     const model = await this.ensureModel(context);
     const scored = await scoreHypotheses(query, context, model, this.options.linking);
     const targetTypes = predictTargetTypes(query, schema, model);
-    return assemblePlan(query, schema, scored.hypotheses, scored.scores, targetTypes, {
+    const plan = assemblePlan(query, schema, scored.hypotheses, scored.scores, targetTypes, {
       maxPaths: this.options.maxPaths ?? 8,
       minPathRatio: this.options.minPathRatio ?? 0.05,
     });
+    return { ...plan, confidence: scored.confidence };
   }
 }
 
@@ -89,19 +92,21 @@ export async function scoreHypotheses(
   context: RetrievalContext,
   model: SchemaPlannerModel | undefined,
   linking?: LinkingOptions,
-): Promise<{ hypotheses: Hypothesis[]; scores: number[] }> {
+): Promise<{ hypotheses: Hypothesis[]; scores: number[]; confidence: number }> {
   const linked = await linkQuery(query, context, linking);
   const relation = relationScores(query, context.schema, model);
   const metapaths = model && model.metapaths.length > 0 ? model.metapaths : oneHopMetapaths(context.schema);
-  const hypotheses = buildHypotheses(linked, relation, metapaths, model);
-  const scores = hypotheses.map((h) =>
-    sigmoid(
-      model
-        ? linearScore(model.hypothesis, h.x)
-        : hypothesisFeatures.reduce((z, name, i) => z + defaultHypothesisWeights[name] * h.x[i]!, -4),
-    ),
+  const hypotheses = buildHypotheses(linked, relation, metapaths, model, query);
+  const logits = hypotheses.map((h) =>
+    model
+      ? linearScore(model.hypothesis, h.x)
+      : hypothesisFeatures.reduce((z, name, i) => z + defaultHypothesisWeights[name] * h.x[i]!, -4),
   );
-  return { hypotheses, scores };
+  // Path scores relative to the best hypothesis (a softmax numerator): the fitted logits saturate
+  // near 1 under a sigmoid, which would leave the traversal no way to prefer the best hypothesis.
+  const best = Math.max(Number.NEGATIVE_INFINITY, ...logits);
+  const scores = logits.map((z) => Math.exp(z - best));
+  return { hypotheses, scores, confidence: Number.isFinite(best) ? sigmoid(best) : 0 };
 }
 
 /** Node types the query asks for: the fitted classifier blended with type words of the schema. */
@@ -165,6 +170,8 @@ export function assemblePlan(
 
   const anchors: Anchor[] = [];
   const anchorOfSpan = new Map<number, number>();
+  // Two mentions of one node (a quoted name repeated in a gloss) are one anchor.
+  const anchorOfNode = new Map<string, number>();
   for (const path of chosen) {
     if (anchorOfSpan.has(path.span)) continue;
     const nodes = hypotheses.filter((h) => h.node.span === path.span);
@@ -180,6 +187,13 @@ export function assemblePlan(
     const candidates = [...byNode.values()]
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
       .map(({ id, type, score }) => ({ id, type, score }));
+    const top = candidates[0]?.id ?? '';
+    const same = anchorOfNode.get(top);
+    if (same !== undefined) {
+      anchorOfSpan.set(path.span, same);
+      continue;
+    }
+    anchorOfNode.set(top, anchors.length);
     anchorOfSpan.set(path.span, anchors.length);
     anchors.push({ mention, candidates, confidence: path.score });
   }
@@ -191,11 +205,15 @@ export function assemblePlan(
     .map((w) => w.text)
     .join(' ');
 
-  const paths: PlanPath[] = chosen.map((p) => ({
-    anchor: anchorOfSpan.get(p.span)!,
-    hops: toPlanHops(schema, p.metapath, restriction),
-    score: p.score,
-  }));
+  const seenPaths = new Set<string>();
+  const paths: PlanPath[] = [];
+  for (const p of chosen) {
+    const anchor = anchorOfSpan.get(p.span)!;
+    const key = `${anchor}|${p.metapath}`;
+    if (seenPaths.has(key)) continue;
+    seenPaths.add(key);
+    paths.push({ anchor, hops: toPlanHops(schema, p.metapath, restriction), score: p.score });
+  }
 
   const { variables, triplets } = constraintsOf(paths, anchors, restriction, targetTypes);
   return {

@@ -20,6 +20,7 @@ export interface TrainSchemaPlannerOptions {
 }
 
 interface Explained {
+  readonly query: string;
   readonly tokens: string[];
   readonly linking: Linking;
   /** (node id, metapath) pairs whose candidate set holds an answer, with the set's size. */
@@ -94,7 +95,7 @@ export async function trainSchemaPlanner(
   const rows: { x: number[]; y: 0 | 1 }[] = [];
   explained.forEach((e, i) => {
     const scores = predictNaiveBayes(foldModels[i % folds]!, e.tokens);
-    const hypotheses = buildHypotheses(e.linking, scores, metapaths, partial);
+    const hypotheses = buildHypotheses(e.linking, scores, metapaths, partial, e.query);
     const positives = hypotheses.filter((h) => e.positives.has(`${h.node.id}|${h.metapath}`));
     if (positives.length === 0) return;
     const negatives = hypotheses.filter((h) => !e.positives.has(`${h.node.id}|${h.metapath}`));
@@ -134,7 +135,7 @@ async function explain(
     }
   }
   if (secondSeeds.size > 0) {
-    const seeds = [...secondSeeds].slice(0, 6000);
+    const seeds = [...secondSeeds].slice(0, 1500);
     const second = await context.graph.doNeighbors({ seeds, direction: 'both', limitPerSeed: 200 });
     const bySeed = new Map<string, typeof second>();
     for (const n of second) (bySeed.get(n.seed) ?? bySeed.set(n.seed, []).get(n.seed)!).push(n);
@@ -165,5 +166,5 @@ async function explain(
   const nodes = await context.graph.doGetNodes(query.answers);
   for (const node of nodes)
     if (node) answerTypes.set(node.type, (answerTypes.get(node.type) ?? 0) + 1 / query.answers.length);
-  return { tokens: toTokens(query.query), linking, positives, answerTypes };
+  return { query: query.query, tokens: toTokens(query.query), linking, positives, answerTypes };
 }

@@ -19,6 +19,10 @@ export const trajectoryFeatures = [
   'textOnly',
   'trajectories',
   'inputRank',
+  'structureShare',
+  'bestPath',
+  'denseInSet',
+  'textOnlyConfident',
 ] as const;
 
 /** One row of features per candidate, in `trajectoryFeatures` order. */
@@ -49,6 +53,11 @@ export function featureRows(candidates: readonly Candidate[]): number[][] {
       viaStructure ? 0 : 1,
       Math.log(1 + candidate.trajectories.length),
       Math.log(1 + i),
+      s.structureShare ?? 0,
+      s.bestPath ?? 0,
+      s.denseInSet ?? 0,
+      // Text-only candidates are worth less when the plan is confident about its structure.
+      viaStructure ? 0 : (s.planConfidence ?? 0),
     ];
   });
 }

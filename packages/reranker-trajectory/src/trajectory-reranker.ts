@@ -36,6 +36,10 @@ const fixedWeights: Readonly<Record<(typeof trajectoryFeatures)[number], number>
   textOnly: 0,
   trajectories: 0,
   inputRank: -0.3,
+  structureShare: 2,
+  bestPath: 1,
+  denseInSet: 0.5,
+  textOnlyConfident: -2,
 };
 
 /**

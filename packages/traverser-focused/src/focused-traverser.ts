@@ -81,6 +81,9 @@ export class FocusedTraverser implements TraverserV1 {
       triplets = triplets.filter((t) => !chain.has(t));
     }
 
+    // The anchors are what the query talks about, not what it asks for.
+    const anchorIds = new Set(plan.anchors.map((a) => a.candidates[0]?.id).filter((id) => id !== undefined));
+    for (const id of anchorIds) grounded.delete(id);
     const texts = query.trim() ? query : '';
     const ids = [...grounded.keys()];
     const inSet = new Map<string, number>();
@@ -105,11 +108,12 @@ export class FocusedTraverser implements TraverserV1 {
             : undefined;
       const [hits] = await context.text.doSearch({
         queries: [query],
-        limit,
+        limit: limit + anchorIds.size,
         ...(filter ? { filter } : {}),
         ...signal,
       });
-      for (const hit of hits ?? []) fill.set(hit.id, hit.score);
+      for (const hit of hits ?? [])
+        if (!anchorIds.has(hit.id) && fill.size < limit) fill.set(hit.id, hit.score);
     }
 
     const alpha = this.options.alpha ?? 0.7;
@@ -138,26 +142,18 @@ export class FocusedTraverser implements TraverserV1 {
         source: this.name,
       });
     }
+    // Fill candidates go without their type: fetching nodes would cost a store call per query.
     const missing = [...fill.keys()].filter((id) => !grounded.has(id));
-    const nodes = missing.length ? await context.graph.doGetNodes(missing, signal) : [];
-    missing.forEach((id, i) => {
-      const node = nodes[i];
+    for (const id of missing) {
       const text = maxFill > 0 ? fill.get(id)! / maxFill : 0;
       candidates.push({
         id,
-        ...(node ? { type: node.type } : {}),
         score: (1 - alpha) * text,
         scores: { grounded: 0, bm25Global: text, bm25: fill.get(id)!, structure: 0 },
-        trajectories: [
-          {
-            hops: [
-              { node: id, ...(node ? { nodeType: node.type } : {}), textScore: fill.get(id)!, via: 'text' },
-            ],
-          },
-        ],
+        trajectories: [{ hops: [{ node: id, textScore: fill.get(id)!, via: 'text' }] }],
         source: this.name,
       });
-    });
+    }
     candidates.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return candidates.slice(0, limit);
   }

@@ -30,6 +30,37 @@ describe('MixedTraverser', () => {
     expect(candidates.find((c) => c.id === 'p:d850')!.scores.structure).toBeGreaterThan(0);
   });
 
+  it("never returns the plan's own anchors, neither from its paths nor from the text fill", async () => {
+    const base = toyNikonPlan();
+    // From a camera to its maker and back to the maker's products: the camera itself is reachable.
+    const plan = {
+      ...base,
+      anchors: [
+        { mention: 'D850', candidates: [{ id: 'p:d850', score: 1, type: 'product' }], confidence: 0.9 },
+      ],
+      paths: [
+        {
+          anchor: 0,
+          hops: [
+            { edgeType: 'made_by', direction: 'out' as const },
+            { edgeType: 'made_by', direction: 'in' as const },
+          ],
+          score: 1,
+        },
+      ],
+      triplets: [],
+    };
+    const candidates = await new MixedTraverser().doTraverse({
+      query: 'Nikon D850',
+      plan,
+      limit: 50,
+      context,
+    });
+    const ids = candidates.map((c) => c.id);
+    expect(ids).toContain('p:d3500');
+    expect(ids).not.toContain('p:d850');
+  });
+
   it('intersects the paths of two anchors, falling back to the union when they share nothing', async () => {
     const base = toyNikonPlan();
     const plan = {

@@ -3,7 +3,6 @@ import type {
   Candidate,
   HopVia,
   Plan,
-  PlanPath,
   RetrievalContext,
   TrajectoryHop,
   TraverserV1,
@@ -75,14 +74,15 @@ export class MixedTraverser implements TraverserV1 {
     const query = options.query;
     const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
     const entries = new Map<string, Entry>();
-    const setSizes: number[] = [];
-    const pathSets: Set<string>[] = [];
+    const startsOf = this.startsOfAnchors(plan);
+    const reachedByPath = await this.followPaths(plan, context, startsOf);
 
-    for (const [index, path] of plan.paths.entries()) {
-      const reached = await this.followPath(index, path, plan, context);
-      setSizes.push(reached.size);
-      pathSets.push(new Set(reached.keys()));
+    for (const [index, reached] of reachedByPath.entries()) {
+      const path = plan.paths[index]!;
+      const ownStarts = path.anchor === undefined ? undefined : startsOf.get(path.anchor);
       for (const [id, trajectory] of reached) {
+        // An anchor is what the query talks about, not what it asks for: its own paths never return it.
+        if (ownStarts?.has(id)) continue;
         const last = trajectory.hops.at(-1)!;
         let entry = entries.get(id);
         if (!entry) {
@@ -126,82 +126,101 @@ export class MixedTraverser implements TraverserV1 {
     if (this.options.combine === 'intersect') {
       const confident = confidentPaths(plan);
       if (confident.length >= 2) {
-        const sets = confident.map((p) => pathSets[p] ?? new Set<string>());
+        const sets = confident.map((p) => new Set(reachedByPath[p]?.keys() ?? []));
         const both = [...sets[0]!].filter((id) => sets.every((s) => s.has(id)));
         if (both.length > 0) for (const id of both) evidence.set(id, (evidence.get(id) ?? 0) + 1);
       }
     }
 
-    // Text scores for every structural candidate, for the query and for the restriction, in one call.
+    // Text and dense scores: inside the structural set (query and restriction) and the global fill,
+    // all in parallel, one call each.
     const ids = [...entries.keys()];
     const restriction = plan.restriction && plan.restriction !== query ? plan.restriction : query;
-    const inSet = new Map<string, number>();
-    const inSetRestriction = new Map<string, number>();
-    if (ids.length > 0 && query.trim()) {
-      const [full, restricted] = await context.text.doSearch({
-        queries: [query, restriction],
-        limit: ids.length,
-        filter: { ids },
-        ...signal,
-      });
-      for (const hit of full ?? []) inSet.set(hit.id, hit.score);
-      for (const hit of restricted ?? []) inSetRestriction.set(hit.id, hit.score);
-    }
-
-    // The fill: text and dense top-N on the schema's target types.
     const fillK = Math.max(this.options.fillK ?? limit, 1);
     const targetFilter = context.schema.targetTypes ? { nodeTypes: context.schema.targetTypes } : undefined;
-    const globalText = new Map<string, number>();
-    const globalDense = new Map<string, number>();
-    if (query.trim()) {
-      const [hits] = await context.text.doSearch({
-        queries: [query],
-        limit: fillK,
-        ...(targetFilter ? { filter: targetFilter } : {}),
-        ...signal,
-      });
-      for (const hit of hits ?? []) globalText.set(hit.id, hit.score);
-      if (context.vector && context.embeddingModel) {
-        try {
-          const [dense] = await searchVector(context.vector, context.embeddingModel, [query], {
-            limit: fillK,
+    const hasText = query.trim().length > 0;
+    const dense = context.vector && context.embeddingModel && hasText;
+    const [inSetHits, globalHits, denseInSet, denseGlobal] = await Promise.all([
+      ids.length > 0 && hasText
+        ? context.text.doSearch({
+            queries: [query, restriction],
+            limit: ids.length,
+            filter: { ids },
+            ...signal,
+          })
+        : Promise.resolve([[], []]),
+      hasText
+        ? context.text.doSearch({
+            queries: [query],
+            limit: fillK + 8,
             ...(targetFilter ? { filter: targetFilter } : {}),
             ...signal,
-          });
-          for (const hit of dense ?? []) globalDense.set(hit.id, hit.score);
-        } catch (error) {
-          throw toWeftError(error, 'WEFT_STAGE_FAILED', 'dense search failed');
-        }
-      }
-    }
+          })
+        : Promise.resolve([[]]),
+      dense && ids.length > 0
+        ? this.dense(context, query, { limit: ids.length, filter: { ids }, ...signal })
+        : Promise.resolve([]),
+      dense
+        ? this.dense(context, query, {
+            limit: fillK + 8,
+            ...(targetFilter ? { filter: targetFilter } : {}),
+            ...signal,
+          })
+        : Promise.resolve([]),
+    ]);
+    const anchorIds = new Set([...startsOf.values()].flatMap((s) => [...s.keys()]));
+    const inSet = new Map((inSetHits[0] ?? []).map((h) => [h.id, h.score]));
+    const inSetRestriction = new Map((inSetHits[1] ?? []).map((h) => [h.id, h.score]));
+    const globalText = new Map(
+      (globalHits[0] ?? [])
+        .filter((h) => !anchorIds.has(h.id))
+        .slice(0, fillK)
+        .map((h) => [h.id, h.score]),
+    );
+    const denseSet = new Map(denseInSet.map((h) => [h.id, h.score]));
+    const globalDense = new Map(
+      denseGlobal
+        .filter((h) => !anchorIds.has(h.id))
+        .slice(0, fillK)
+        .map((h) => [h.id, h.score]),
+    );
 
     const maxIn = Math.max(0, ...inSet.values());
     const maxRestricted = Math.max(0, ...inSetRestriction.values());
     const maxGlobal = Math.max(0, ...globalText.values(), ...inSet.values());
+    const maxDenseSet = Math.max(0, ...denseSet.values());
+    const maxEvidence = Math.max(0, ...evidence.values());
     const candidates: Candidate[] = [];
     const typeScore = new Map(plan.targetTypes.map((t) => [t.type, t.score]));
     for (const entry of entries.values()) {
       const bm25 = inSet.get(entry.id) ?? 0;
       const textIn = maxIn > 0 ? bm25 / maxIn : 0;
+      const restrictionIn = maxRestricted > 0 ? (inSetRestriction.get(entry.id) ?? 0) / maxRestricted : 0;
+      const denseIn = maxDenseSet > 0 ? (denseSet.get(entry.id) ?? 0) / maxDenseSet : 0;
       const structure = evidence.get(entry.id) ?? 0;
-      const score = structure * (0.5 + 0.5 * textIn) + 0.25 * (maxGlobal > 0 ? bm25 / maxGlobal : 0);
+      const share = maxEvidence > 0 ? structure / maxEvidence : 0;
+      // Structure decides the tier, text and dense order the candidates inside it.
+      const score = 1 + structure + share * (0.4 * textIn + 0.3 * restrictionIn + 0.3 * denseIn);
       candidates.push({
         id: entry.id,
         ...(entry.type ? { type: entry.type } : {}),
         score,
         scores: {
           structure,
+          structureShare: share,
           pathScore: entry.pathScore,
           link: entry.link,
           bm25,
           bm25InSet: textIn,
-          bm25Restriction: maxRestricted > 0 ? (inSetRestriction.get(entry.id) ?? 0) / maxRestricted : 0,
+          bm25Restriction: restrictionIn,
           bm25Global: maxGlobal > 0 ? bm25 / maxGlobal : 0,
-          ...(globalDense.has(entry.id) ? { dense: globalDense.get(entry.id)! } : {}),
+          ...(denseSet.has(entry.id) ? { dense: denseSet.get(entry.id)!, denseInSet: denseIn } : {}),
           paths: entry.paths.size,
           anchors: entry.anchors.size,
           setSize: entry.setSize,
           hops: entry.hops,
+          bestPath: entry.paths.has(0) ? 1 : 0,
+          planConfidence: plan.confidence ?? 0,
           targetType: entry.type ? (typeScore.get(entry.type) ?? 0) : 0,
         },
         trajectories: entry.trajectories.map((t) => ({ hops: t.hops, path: t.path })),
@@ -210,149 +229,201 @@ export class MixedTraverser implements TraverserV1 {
     }
     const fillIds = new Set([...globalText.keys(), ...globalDense.keys()]);
     const maxDense = Math.max(0, ...globalDense.values());
-    if (fillIds.size > 0) {
-      const missing = [...fillIds].filter((id) => !entries.has(id));
-      const nodes = missing.length ? await context.graph.doGetNodes(missing, signal) : [];
-      missing.forEach((id, i) => {
-        const node = nodes[i];
-        const text = globalText.get(id) ?? 0;
-        const dense = globalDense.get(id);
-        const normalised = maxGlobal > 0 ? text / maxGlobal : 0;
-        const via: HopVia = globalText.has(id) ? 'text' : 'vector';
-        candidates.push({
-          id,
-          ...(node ? { type: node.type } : {}),
-          score: 0.25 * normalised + (dense !== undefined && maxDense > 0 ? 0.1 * (dense / maxDense) : 0),
-          scores: {
-            structure: 0,
-            bm25: text,
-            bm25Global: normalised,
-            ...(dense !== undefined ? { dense } : {}),
-            paths: 0,
-            anchors: 0,
-            targetType: node ? (typeScore.get(node.type) ?? 0) : 0,
-          },
-          trajectories: [
-            { hops: [{ node: id, ...(node ? { nodeType: node.type } : {}), textScore: text, via }] },
-          ],
-          source: this.name,
-        });
+    for (const id of fillIds) {
+      if (entries.has(id)) continue;
+      const text = globalText.get(id) ?? 0;
+      const denseScore = globalDense.get(id);
+      const normalised = maxGlobal > 0 ? text / maxGlobal : 0;
+      const via: HopVia = globalText.has(id) ? 'text' : 'vector';
+      candidates.push({
+        id,
+        score:
+          0.6 * normalised + (denseScore !== undefined && maxDense > 0 ? 0.4 * (denseScore / maxDense) : 0),
+        scores: {
+          structure: 0,
+          bm25: text,
+          bm25Global: normalised,
+          ...(denseScore !== undefined ? { dense: denseScore } : {}),
+          paths: 0,
+          anchors: 0,
+          planConfidence: plan.confidence ?? 0,
+        },
+        trajectories: [{ hops: [{ node: id, textScore: text, via }] }],
+        source: this.name,
       });
     }
     candidates.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return candidates.slice(0, limit);
   }
 
-  /** Follows one planned path hop by hop; returns the landing nodes with one trajectory each. */
-  private async followPath(
-    index: number,
-    path: PlanPath,
-    plan: Plan,
+  private async dense(
     context: RetrievalContext,
-  ): Promise<Map<string, PartialTrajectory>> {
-    const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
-    const frontierLimit = this.options.frontierLimit ?? 300;
-    let frontier = new Map<string, PartialTrajectory>();
-    const anchor = path.anchor === undefined ? undefined : plan.anchors[path.anchor];
-    if (anchor) {
+    query: string,
+    options: Parameters<typeof searchVector>[3],
+  ): Promise<{ id: string; score: number }[]> {
+    try {
+      const [hits] = await searchVector(context.vector!, context.embeddingModel!, [query], options);
+      return hits ?? [];
+    } catch (error) {
+      throw toWeftError(error, 'WEFT_STAGE_FAILED', 'dense search failed');
+    }
+  }
+
+  /** The start nodes of each anchor: candidates scoring at least `startRatio` of its best. */
+  private startsOfAnchors(
+    plan: Plan,
+  ): Map<number, Map<string, { type: string | undefined; score: number; share: number }>> {
+    const out = new Map<number, Map<string, { type: string | undefined; score: number; share: number }>>();
+    plan.anchors.forEach((anchor, a) => {
       const best = anchor.candidates[0]?.score ?? 0;
       const starts = anchor.candidates
         .filter((c) => c.score >= best * (this.options.startRatio ?? 0.6))
         .slice(0, this.options.maxStarts ?? 3);
-      for (const start of starts) {
-        frontier.set(start.id, {
-          hops: [{ node: start.id, nodeType: start.type, textScore: start.score, via: 'anchor' }],
-          path: index,
-          weight: path.score * (best > 0 ? start.score / best : 1),
-        });
-      }
-    } else if (path.startTypes && path.startTypes.length > 0) {
-      const [hits] = await context.text.doSearch({
-        queries: [plan.restriction || plan.query],
-        limit: this.options.hopTextK ?? 20,
-        filter: { nodeTypes: path.startTypes },
-        ...signal,
-      });
-      const max = Math.max(0, ...(hits ?? []).map((h) => h.score));
-      for (const hit of hits ?? []) {
-        frontier.set(hit.id, {
-          hops: [{ node: hit.id, textScore: hit.score, via: 'text' }],
-          path: index,
-          weight: path.score * (max > 0 ? hit.score / max : 0),
-        });
-      }
-    }
-    for (const hop of path.hops) {
-      if (frontier.size === 0) break;
-      const neighbors = await context.graph.doNeighbors({
-        seeds: [...frontier.keys()],
-        edgeTypes: [hop.edgeType],
-        direction: hop.direction,
-        ...(hop.nodeTypes ? { nodeTypes: hop.nodeTypes } : {}),
-        limitPerSeed: this.options.neighborsPerSeed ?? 200,
-        ...signal,
-      });
-      const next = new Map<string, PartialTrajectory>();
-      for (const n of neighbors) {
-        const from = frontier.get(n.seed);
-        if (!from) continue;
-        const previous = next.get(n.node);
-        if (previous && previous.weight >= from.weight) continue;
-        next.set(n.node, {
-          hops: [
-            ...from.hops,
-            {
-              node: n.node,
-              nodeType: n.nodeType,
-              edgeType: n.edgeType,
-              direction: n.direction,
-              via: 'structure',
-            },
-          ],
-          path: index,
-          weight: from.weight,
-        });
-      }
-      // MoR's textual half of a hop: the text top-k of the hop's node type.
-      const hopTextK = this.options.hopTextK ?? 20;
-      if (hop.nodeTypes && hop.nodeTypes.length > 0 && hopTextK > 0) {
+      out.set(
+        a,
+        new Map(
+          starts.map((s) => [s.id, { type: s.type, score: s.score, share: best > 0 ? s.score / best : 1 }]),
+        ),
+      );
+    });
+    return out;
+  }
+
+  /**
+   * Follows every planned path hop by hop, all paths at once: one neighbour call per depth (the
+   * union of the frontiers and edge types, split per path afterwards).
+   */
+  private async followPaths(
+    plan: Plan,
+    context: RetrievalContext,
+    startsOf: ReadonlyMap<
+      number,
+      ReadonlyMap<string, { type: string | undefined; score: number; share: number }>
+    >,
+  ): Promise<Map<string, PartialTrajectory>[]> {
+    const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
+    const frontierLimit = this.options.frontierLimit ?? 300;
+    const hopTextK = this.options.hopTextK ?? 20;
+    const frontiers: Map<string, PartialTrajectory>[] = [];
+    for (const [index, path] of plan.paths.entries()) {
+      const frontier = new Map<string, PartialTrajectory>();
+      const starts = path.anchor === undefined ? undefined : startsOf.get(path.anchor);
+      if (starts) {
+        for (const [id, start] of starts) {
+          frontier.set(id, {
+            hops: [
+              {
+                node: id,
+                ...(start.type ? { nodeType: start.type } : {}),
+                textScore: start.score,
+                via: 'anchor',
+              },
+            ],
+            path: index,
+            weight: path.score * start.share,
+          });
+        }
+      } else if (path.startTypes && path.startTypes.length > 0) {
         const [hits] = await context.text.doSearch({
-          queries: [hop.restriction || plan.restriction || plan.query],
+          queries: [plan.restriction || plan.query],
           limit: hopTextK,
-          filter: { nodeTypes: hop.nodeTypes },
+          filter: { nodeTypes: path.startTypes },
           ...signal,
         });
         const max = Math.max(0, ...(hits ?? []).map((h) => h.score));
-        const base = [...frontier.values()][0]!;
         for (const hit of hits ?? []) {
-          if (next.has(hit.id)) continue;
-          next.set(hit.id, {
-            hops: [...base.hops, { node: hit.id, textScore: hit.score, via: 'text' }],
+          frontier.set(hit.id, {
+            hops: [{ node: hit.id, textScore: hit.score, via: 'text' }],
             path: index,
-            weight: 0.5 * base.weight * (max > 0 ? hit.score / max : 0),
+            weight: path.score * (max > 0 ? hit.score / max : 0),
           });
         }
       }
-      if (next.size > frontierLimit) {
-        // Bounded frontier: keep the nodes whose documents fit the query best.
-        const ids = [...next.keys()];
-        const [hits] = await context.text.doSearch({
-          queries: [plan.query],
-          limit: frontierLimit,
-          filter: { ids },
-          ...signal,
-        });
-        const keep = new Map<string, PartialTrajectory>();
-        for (const hit of hits ?? []) keep.set(hit.id, next.get(hit.id)!);
-        for (const id of ids) {
-          if (keep.size >= frontierLimit) break;
-          if (!keep.has(id)) keep.set(id, next.get(id)!);
-        }
-        frontier = keep;
-      } else frontier = next;
+      frontiers.push(path.hops.length === 0 ? new Map() : frontier);
     }
-    if (path.hops.length === 0) return new Map();
-    return frontier;
+    const depth = Math.max(0, ...plan.paths.map((p) => p.hops.length));
+    for (let d = 0; d < depth; d++) {
+      const active = plan.paths
+        .map((path, index) => ({ path, index, hop: path.hops[d] }))
+        .filter((a) => a.hop && frontiers[a.index]!.size > 0);
+      if (active.length === 0) break;
+      const seeds = [...new Set(active.flatMap((a) => [...frontiers[a.index]!.keys()]))];
+      const edgeTypes = [...new Set(active.map((a) => a.hop!.edgeType))];
+      const directions = new Set(active.map((a) => a.hop!.direction));
+      const neighbors = await context.graph.doNeighbors({
+        seeds,
+        edgeTypes,
+        direction: directions.size === 1 ? [...directions][0]! : 'both',
+        limitPerSeed: (this.options.neighborsPerSeed ?? 200) * Math.max(1, edgeTypes.length),
+        ...signal,
+      });
+      const bySeed = new Map<string, typeof neighbors>();
+      for (const n of neighbors) (bySeed.get(n.seed) ?? bySeed.set(n.seed, []).get(n.seed)!).push(n);
+      for (const { index, hop } of active) {
+        const frontier = frontiers[index]!;
+        const allowed = hop!.nodeTypes ? new Set(hop!.nodeTypes) : undefined;
+        const next = new Map<string, PartialTrajectory>();
+        for (const [seed, from] of frontier) {
+          for (const n of bySeed.get(seed) ?? []) {
+            if (n.edgeType !== hop!.edgeType || n.direction !== hop!.direction) continue;
+            if (allowed && !allowed.has(n.nodeType)) continue;
+            const previous = next.get(n.node);
+            if (previous && previous.weight >= from.weight) continue;
+            next.set(n.node, {
+              hops: [
+                ...from.hops,
+                {
+                  node: n.node,
+                  nodeType: n.nodeType,
+                  edgeType: n.edgeType,
+                  direction: n.direction,
+                  via: 'structure',
+                },
+              ],
+              path: index,
+              weight: from.weight,
+            });
+          }
+        }
+        // MoR's textual half of a hop: the text top-k of the hop's node type.
+        if (hop!.nodeTypes && hop!.nodeTypes.length > 0 && hopTextK > 0) {
+          const [hits] = await context.text.doSearch({
+            queries: [hop!.restriction || plan.restriction || plan.query],
+            limit: hopTextK,
+            filter: { nodeTypes: hop!.nodeTypes },
+            ...signal,
+          });
+          const max = Math.max(0, ...(hits ?? []).map((h) => h.score));
+          const base = [...frontier.values()][0]!;
+          for (const hit of hits ?? []) {
+            if (next.has(hit.id)) continue;
+            next.set(hit.id, {
+              hops: [...base.hops, { node: hit.id, textScore: hit.score, via: 'text' }],
+              path: index,
+              weight: 0.5 * base.weight * (max > 0 ? hit.score / max : 0),
+            });
+          }
+        }
+        if (next.size > frontierLimit) {
+          // Bounded frontier: keep the nodes whose documents fit the query best.
+          const ids = [...next.keys()];
+          const [hits] = await context.text.doSearch({
+            queries: [plan.query],
+            limit: frontierLimit,
+            filter: { ids },
+            ...signal,
+          });
+          const keep = new Map<string, PartialTrajectory>();
+          for (const hit of hits ?? []) keep.set(hit.id, next.get(hit.id)!);
+          for (const id of ids) {
+            if (keep.size >= frontierLimit) break;
+            if (!keep.has(id)) keep.set(id, next.get(id)!);
+          }
+          frontiers[index] = keep;
+        } else frontiers[index] = next;
+      }
+    }
+    return frontiers;
   }
 }
 

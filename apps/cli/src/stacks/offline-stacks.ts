@@ -24,8 +24,17 @@ import {
  */
 
 /** Train queries per set used to fit the reranker (the rest would only cost time). */
-const rerankTrainPerSet = 400;
-const rerankValPerSet = 300;
+const rerankTrainPerSet = 200;
+const rerankValPerSet = 120;
+/** Train queries per set the planner learns from: cues saturate quickly, graph walks cost time. */
+const plannerTrainPerSet = 500;
+
+/** At most `n` queries spread evenly over the list (query files are often grouped by relation). */
+function spread<T>(list: readonly T[], n: number): T[] {
+  if (list.length <= n) return [...list];
+  const step = list.length / n;
+  return Array.from({ length: n }, (_, i) => list[Math.floor(i * step)]!);
+}
 
 function withArtifacts(context: RetrievalContext, artifacts: ArtifactStore): RetrievalContext {
   return { ...context, artifacts };
@@ -38,8 +47,8 @@ async function ensurePlanner(
 ): Promise<{ model: SchemaPlannerModel; summary: string }> {
   const existing = await options.artifacts.get<SchemaPlannerModel>(schemaPlannerArtifact);
   if (existing?.version === 1) return { model: existing, summary: 'planner reused' };
-  const train = options.sets.flatMap((set) => set.train);
-  const val = options.sets.flatMap((set) => set.val);
+  const train = options.sets.flatMap((set) => spread(set.train, plannerTrainPerSet));
+  const val = options.sets.flatMap((set) => spread(set.val, rerankValPerSet));
   const model = await trainSchemaPlanner(withArtifacts(store.context, options.artifacts), train, val, {
     onProgress: (done, total) => options.onProgress?.('planner', done, total),
   });
@@ -94,8 +103,8 @@ function mixedStack(name: string, combine: 'sum' | 'intersect', artifact: string
         new SchemaPlanner({ model: planner.model }),
         new TrajectoryReranker({ artifact }),
       );
-      const train = options.sets.flatMap((set) => set.train.slice(0, rerankTrainPerSet));
-      const val = options.sets.flatMap((set) => set.val.slice(0, rerankValPerSet));
+      const train = options.sets.flatMap((set) => spread(set.train, rerankTrainPerSet));
+      const val = options.sets.flatMap((set) => spread(set.val, rerankValPerSet));
       const trainExamples = await collect(definition, train, `${name} train`, options);
       const valExamples = await collect(definition, val, `${name} val`, options);
       const result = await trainTrajectoryReranker(context, trainExamples, valExamples, { artifact });

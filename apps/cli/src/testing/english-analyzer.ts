@@ -11,7 +11,9 @@ they'll isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't w
 shouldn't can't cannot couldn't mustn't let's that's who's what's here's there's when's where's why's how's a
 an the and but if or because as until while of at by for with about against between into through during
 before after above below to from up down in out on off over under again further then once here there when
-where why how all any both each few more most other some such no nor not only own same so than too very`.split(/\s+/),
+where why how all any both each few more most other some such no nor not only own same so than too very`.split(
+    /\s+/,
+  ),
 );
 
 /**
