@@ -67,7 +67,13 @@ function isArgError(error: unknown): boolean {
 
 function exitCode(error: unknown): number {
   if (error instanceof UsageError || isArgError(error)) return 2;
-  if (WeftError.is(error, 'WEFT_BAD_INPUT') || WeftError.is(error, 'WEFT_EMBEDDER_MISMATCH')) return 2;
+  // Bad input, a missing store or set, a store built with another embedder: the caller must change the command.
+  if (
+    WeftError.is(error, 'WEFT_BAD_INPUT') ||
+    WeftError.is(error, 'WEFT_NOT_FOUND') ||
+    WeftError.is(error, 'WEFT_EMBEDDER_MISMATCH')
+  )
+    return 2;
   return 1;
 }
 

@@ -12,7 +12,11 @@ export interface LanceVectorIndexOpenOptions {
   readonly column?: string;
   /** The embedder the stored vectors came from (recorded by whoever built the table). */
   readonly embedderId: string;
-  /** IVF partitions probed per query (more = better recall, slower). */
+  /**
+   * IVF partitions probed per query without a filter (more = better recall, slower; default 96).
+   * On WordNet (343 partitions, local embedder): 24 → recall@10 0.75, 4 ms; 96 → 0.84, 13 ms;
+   * 160 → 0.91, 14 ms; all → 1.00, 26 ms.
+   */
   readonly nprobes?: number;
   /** HNSW candidate list size. */
   readonly ef?: number;
@@ -20,7 +24,7 @@ export interface LanceVectorIndexOpenOptions {
   readonly exactIdFilterMax?: number;
 }
 
-export const defaultNprobes = 24;
+export const defaultNprobes = 96;
 export const defaultEf = 100;
 
 /**
@@ -99,11 +103,15 @@ export class LanceVectorIndex implements VectorIndexV1 {
           // `_distance` is selected explicitly: LanceDB warns on every call whose select omits it.
           .select(['id', '_distance'])
           .limit(options.limit)
-          // Every partition may be probed, but only while a narrow filter leaves results missing.
+          // LanceDB checks minimum ≤ maximum on each call: open the maximum before raising the minimum.
           .maximumNprobes(1 << 20)
           .minimumNprobes(this.nprobes)
           .ef(Math.max(this.ef, options.limit));
+        // With a filter every partition may be probed, but only while results are missing. Without
+        // one, `nprobes` partitions hold plenty, and an open maximum makes LanceDB probe them all
+        // (measured on WordNet: 20 ms a query instead of 3.5 ms).
         if (where) search = search.where(where);
+        else search = search.maximumNprobes(this.nprobes);
         if (exact) search = search.bypassVectorIndex();
         const rows = (await search.toArray()) as { id: string; _distance: number }[];
         return rows.map((row) => ({ id: row.id, score: 1 - row._distance }));

@@ -32,6 +32,8 @@ export interface SchemaPlannerOptions {
   readonly maxPaths?: number;
   /** Paths scoring below this fraction of the best are dropped (default 0.05). */
   readonly minPathRatio?: number;
+  /** Anchors kept, counting mentions without a chosen path (default 10). */
+  readonly maxAnchors?: number;
   readonly linking?: LinkingOptions;
 }
 
@@ -81,6 +83,8 @@ export class SchemaPlanner implements PlannerV1 {
     const plan = assemblePlan(query, schema, scored.hypotheses, scored.scores, targetTypes, {
       maxPaths: this.options.maxPaths ?? 8,
       minPathRatio: this.options.minPathRatio ?? 0.05,
+      maxAnchors: this.options.maxAnchors ?? 10,
+      probabilities: scored.probabilities,
     });
     return { ...plan, confidence: scored.confidence };
   }
@@ -92,7 +96,7 @@ export async function scoreHypotheses(
   context: RetrievalContext,
   model: SchemaPlannerModel | undefined,
   linking?: LinkingOptions,
-): Promise<{ hypotheses: Hypothesis[]; scores: number[]; confidence: number }> {
+): Promise<{ hypotheses: Hypothesis[]; scores: number[]; probabilities: number[]; confidence: number }> {
   const linked = await linkQuery(query, context, linking);
   const relation = relationScores(query, context.schema, model);
   const metapaths = model && model.metapaths.length > 0 ? model.metapaths : oneHopMetapaths(context.schema);
@@ -106,7 +110,12 @@ export async function scoreHypotheses(
   // near 1 under a sigmoid, which would leave the traversal no way to prefer the best hypothesis.
   const best = Math.max(Number.NEGATIVE_INFINITY, ...logits);
   const scores = logits.map((z) => Math.exp(z - best));
-  return { hypotheses, scores, confidence: Number.isFinite(best) ? sigmoid(best) : 0 };
+  return {
+    hypotheses,
+    scores,
+    probabilities: logits.map(sigmoid),
+    confidence: Number.isFinite(best) ? sigmoid(best) : 0,
+  };
 }
 
 /** Node types the query asks for: the fitted classifier blended with type words of the schema. */
@@ -148,17 +157,29 @@ export function assemblePlan(
   hypotheses: readonly Hypothesis[],
   scores: readonly number[],
   targetTypes: readonly TypeScore[],
-  options: { maxPaths: number; minPathRatio: number },
+  options: {
+    maxPaths: number;
+    minPathRatio: number;
+    probabilities?: readonly number[];
+    /** Anchors kept in all, counting mentions no chosen path starts from (default: only path anchors). */
+    maxAnchors?: number;
+  },
 ): Plan {
   // Best score per (mention, metapath), and per node over all its metapaths.
-  const bestPath = new Map<string, { span: number; metapath: string; score: number }>();
+  const bestPath = new Map<string, { span: number; metapath: string; score: number; probability?: number }>();
   const nodeScore = new Map<string, number>();
   hypotheses.forEach((h, i) => {
     const score = scores[i]!;
     const key = `${h.node.span}|${h.metapath}`;
     const previous = bestPath.get(key);
+    const probability = options.probabilities?.[i];
     if (!previous || previous.score < score)
-      bestPath.set(key, { span: h.node.span, metapath: h.metapath, score });
+      bestPath.set(key, {
+        span: h.node.span,
+        metapath: h.metapath,
+        score,
+        ...(probability === undefined ? {} : { probability }),
+      });
     const nodeKey = `${h.node.span}|${h.node.id}`;
     nodeScore.set(nodeKey, Math.max(nodeScore.get(nodeKey) ?? 0, score));
   });
@@ -172,8 +193,8 @@ export function assemblePlan(
   const anchorOfSpan = new Map<number, number>();
   // Two mentions of one node (a quoted name repeated in a gloss) are one anchor.
   const anchorOfNode = new Map<string, number>();
-  for (const path of chosen) {
-    if (anchorOfSpan.has(path.span)) continue;
+  const addAnchor = (path: { span: number; score: number }) => {
+    if (anchorOfSpan.has(path.span)) return;
     const nodes = hypotheses.filter((h) => h.node.span === path.span);
     const byNode = new Map<string, { id: string; type: string; score: number }>();
     for (const h of nodes) {
@@ -187,19 +208,29 @@ export function assemblePlan(
     const candidates = [...byNode.values()]
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
       .map(({ id, type, score }) => ({ id, type, score }));
-    const top = candidates[0]?.id ?? '';
-    const same = anchorOfNode.get(top);
+    const topId = candidates[0]?.id ?? '';
+    const same = anchorOfNode.get(topId);
     if (same !== undefined) {
       anchorOfSpan.set(path.span, same);
-      continue;
+      return;
     }
-    anchorOfNode.set(top, anchors.length);
+    anchorOfNode.set(topId, anchors.length);
     anchorOfSpan.set(path.span, anchors.length);
     anchors.push({ mention, candidates, confidence: path.score });
+  };
+  for (const path of chosen) addAnchor(path);
+  // Mentions none of the chosen paths start from are still anchors (without paths): a traverser
+  // may find answers next to them by a relation the planner did not predict.
+  const pathAnchors = anchors.length;
+  for (const path of ranked) {
+    if (anchors.length >= Math.max(pathAnchors, options.maxAnchors ?? 0)) break;
+    if (path.score >= top * options.minPathRatio) addAnchor(path);
   }
+  // Anchors without paths keep their words in the restriction: they may describe the answer.
+  const restrictionAnchors = anchors.slice(0, pathAnchors);
 
   // The restriction: the query without the anchors' words and function words.
-  const anchorWords = new Set(anchors.flatMap((a) => toTokens(a.mention)));
+  const anchorWords = new Set(restrictionAnchors.flatMap((a) => toTokens(a.mention)));
   const restriction = queryWords(query)
     .filter((w) => !stopwords.has(w.lower) && !anchorWords.has(w.lower))
     .map((w) => w.text)
@@ -212,7 +243,12 @@ export function assemblePlan(
     const key = `${anchor}|${p.metapath}`;
     if (seenPaths.has(key)) continue;
     seenPaths.add(key);
-    paths.push({ anchor, hops: toPlanHops(schema, p.metapath, restriction), score: p.score });
+    paths.push({
+      anchor,
+      hops: toPlanHops(schema, p.metapath, restriction),
+      score: p.score,
+      ...(p.probability === undefined ? {} : { confidence: p.probability }),
+    });
   }
 
   const { variables, triplets } = constraintsOf(paths, anchors, restriction, targetTypes);

@@ -15,6 +15,11 @@ export interface TrainSchemaPlannerOptions {
   /** Cross-fitting folds for the relation feature of the hypothesis model (default 4). */
   readonly folds?: number;
   readonly linking?: LinkingOptions;
+  /**
+   * Weight of each train query (default 1). Give each query set the same total weight when sets
+   * differ in size, or the largest set's phrasing decides every relation.
+   */
+  readonly weights?: readonly number[];
   /** Called after each train query is analysed. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -69,13 +74,21 @@ export async function trainSchemaPlanner(
     .map(([k]) => k)
     .sort();
   const vocabulary = new Set(metapaths);
-  const relationExamples = explained.map((e) => ({
+  const weightOf = (i: number) => options.weights?.[i] ?? 1;
+  const relationExamples = explained.map((e, i) => ({
     tokens: e.tokens,
-    labels: Object.fromEntries(Object.entries(labelsOf(e)).filter(([k]) => vocabulary.has(k))),
+    labels: Object.fromEntries(
+      Object.entries(labelsOf(e))
+        .filter(([k]) => vocabulary.has(k))
+        .map(([k, v]) => [k, v * weightOf(i)]),
+    ),
   }));
   const relation = fitNaiveBayes(relationExamples);
   const targetType = fitNaiveBayes(
-    explained.map((e) => ({ tokens: e.tokens, labels: Object.fromEntries(e.answerTypes) })),
+    explained.map((e, i) => ({
+      tokens: e.tokens,
+      labels: Object.fromEntries([...e.answerTypes].map(([k, v]) => [k, v * weightOf(i)])),
+    })),
   );
 
   // Hypothesis rows, with the relation feature cross-fitted so it is as noisy as on unseen queries.
@@ -101,8 +114,11 @@ export async function trainSchemaPlanner(
     const negatives = hypotheses.filter((h) => !e.positives.has(`${h.node.id}|${h.metapath}`));
     // A deterministic subsample keeps every query's weight comparable.
     const step = Math.max(1, Math.floor(negatives.length / 80));
-    for (const h of positives) rows.push({ x: h.x, y: 1 });
-    for (let n = 0; n < negatives.length; n += step) rows.push({ x: negatives[n]!.x, y: 0 });
+    // The logistic fit has no row weights: a query of weight w contributes its rows w times.
+    for (let copy = 0; copy < Math.max(1, Math.round(weightOf(i))); copy++) {
+      for (const h of positives) rows.push({ x: h.x, y: 1 });
+      for (let n = 0; n < negatives.length; n += step) rows.push({ x: negatives[n]!.x, y: 0 });
+    }
   });
   const hypothesis = fitLogistic([...hypothesisFeatures], rows, { l2: 1e-3, epochs: 400 });
   const model: SchemaPlannerModel = { ...partial, hypothesis };

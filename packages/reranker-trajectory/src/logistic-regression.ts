@@ -20,8 +20,14 @@ export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 /** Batch gradient descent on the L2-regularised log loss, positives and negatives balanced. */
 export function fitLogistic(
   features: readonly string[],
-  rows: readonly { readonly x: readonly number[]; readonly y: 0 | 1 }[],
-  options: { readonly l2?: number; readonly epochs?: number; readonly rate?: number } = {},
+  rows: readonly { readonly x: readonly number[]; readonly y: 0 | 1; readonly weight?: number }[],
+  options: {
+    readonly l2?: number;
+    readonly epochs?: number;
+    readonly rate?: number;
+    /** Give positives and negatives equal total weight (default true). */
+    readonly balanced?: boolean;
+  } = {},
 ): LinearModel {
   const d = features.length;
   const mean = new Array<number>(d).fill(0);
@@ -30,9 +36,16 @@ export function fitLogistic(
   for (const row of rows)
     for (let i = 0; i < d; i++) scale[i]! += ((row.x[i] ?? 0) - mean[i]!) ** 2 / Math.max(1, rows.length);
   for (let i = 0; i < d; i++) scale[i] = Math.sqrt(scale[i]!) || 1;
-  const positives = rows.filter((r) => r.y === 1).length;
-  const negatives = rows.length - positives;
-  const weightOf = (y: 0 | 1) => (y === 1 ? 0.5 / Math.max(1, positives) : 0.5 / Math.max(1, negatives));
+  const positives = rows.reduce((s, r) => s + (r.y === 1 ? (r.weight ?? 1) : 0), 0);
+  const negatives = rows.reduce((s, r) => s + (r.y === 0 ? (r.weight ?? 1) : 0), 0);
+  const balanced = options.balanced ?? true;
+  const weightOf = (row: { readonly y: 0 | 1; readonly weight?: number }) =>
+    (row.weight ?? 1) *
+    (balanced
+      ? row.y === 1
+        ? 0.5 / Math.max(1e-9, positives)
+        : 0.5 / Math.max(1e-9, negatives)
+      : 1 / Math.max(1e-9, positives + negatives));
   const w = new Array<number>(d).fill(0);
   let b = 0;
   const l2 = options.l2 ?? 1e-3;
@@ -45,7 +58,7 @@ export function fitLogistic(
       const x = standardised[n]!;
       let z = b;
       for (let i = 0; i < d; i++) z += w[i]! * x[i]!;
-      const err = (sigmoid(z) - row.y) * weightOf(row.y);
+      const err = (sigmoid(z) - row.y) * weightOf(row);
       for (let i = 0; i < d; i++) gw[i]! += err * x[i]!;
       gb += err;
     });

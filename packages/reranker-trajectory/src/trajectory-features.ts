@@ -23,6 +23,15 @@ export const trajectoryFeatures = [
   'bestPath',
   'denseInSet',
   'textOnlyConfident',
+  'structureText',
+  'structureDense',
+  'structureRestriction',
+  'confidentStructure',
+  'pathConfidence',
+  'pathConfidenceText',
+  'anchorNeighbor',
+  'anchorNeighbors',
+  'anchorNeighborText',
 ] as const;
 
 /** One row of features per candidate, in `trajectoryFeatures` order. */
@@ -58,6 +67,17 @@ export function featureRows(candidates: readonly Candidate[]): number[][] {
       s.denseInSet ?? 0,
       // Text-only candidates are worth less when the plan is confident about its structure.
       viaStructure ? 0 : (s.planConfidence ?? 0),
+      // Interactions a linear model cannot form itself: structure counts when the text agrees, and
+      // when the plan is sure of it.
+      (s.structureShare ?? 0) * (s.bm25Global ?? 0),
+      (s.structureShare ?? 0) * Math.max(0, s.dense ?? 0),
+      (s.structureShare ?? 0) * (s.bm25Restriction ?? 0),
+      (s.structureShare ?? 0) * (s.planConfidence ?? 0),
+      s.pathConfidence ?? 0,
+      (s.pathConfidence ?? 0) * (s.bm25Global ?? 0),
+      s.anchorNeighbor ?? 0,
+      s.anchorNeighbors ?? 0,
+      (s.anchorNeighbor ?? 0) * (s.bm25Global ?? 0),
     ];
   });
 }

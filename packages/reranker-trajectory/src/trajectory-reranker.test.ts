@@ -60,3 +60,37 @@ describe('trainTrajectoryReranker', () => {
     expect(ranked[0]!.id).toBe('s0');
   });
 });
+
+describe('trainTrajectoryReranker objectives', () => {
+  // The answer is the structural candidate the text agrees with: neither structure alone (a
+  // structural candidate with no text match) nor text alone (a stronger text-only match) finds it.
+  const structural = (id: string, bm25: number): Candidate => {
+    const c = candidate(id, 1, bm25);
+    return { ...c, scores: { ...c.scores, structureShare: 1 } };
+  };
+  const examples = Array.from({ length: 40 }, (_, q) => ({
+    candidates: [
+      candidate(`t${q}`, 0, 0.9),
+      structural(`s${q}`, 0.05),
+      structural(`a${q}`, 0.5 + (q % 4) / 20),
+      structural(`z${q}`, 0.1),
+    ],
+    answers: [`a${q}`],
+  }));
+
+  for (const objective of ['pairwise', 'pointwise'] as const) {
+    it(`${objective}: ranks the structural candidate the text agrees with first, and reports the objective`, async () => {
+      const result = await trainTrajectoryReranker(undefined, examples.slice(0, 30), examples.slice(30), {
+        objectives: [objective],
+      });
+      expect(result.val.every((v) => v.objective === objective)).toBe(true);
+      expect(result.val[0]!.hit1).toBe(100);
+    });
+  }
+
+  it('tries both objectives by default and keeps the best on val', async () => {
+    const result = await trainTrajectoryReranker(undefined, examples.slice(0, 30), examples.slice(30));
+    expect(new Set(result.val.map((v) => v.objective))).toEqual(new Set(['pairwise', 'pointwise']));
+    expect(result.val[0]!.hit1).toBeGreaterThanOrEqual(Math.max(...result.val.map((v) => v.hit1)));
+  });
+});

@@ -1,5 +1,6 @@
 import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
-import { type LinearModel, linearScore } from './logistic-regression.ts';
+import { type LinearModel, linearScore, sigmoid } from './logistic-regression.ts';
+import { gateFeatures, gateRow, textOrder, trajectoryOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
 
 export const trajectoryRerankerArtifact = 'reranker-trajectory.model';
@@ -7,6 +8,13 @@ export const trajectoryRerankerArtifact = 'reranker-trajectory.model';
 export interface TrajectoryRerankerModel {
   readonly version: 1;
   readonly linear: LinearModel;
+  /**
+   * The route gate over `gateFeatures`: P(the trajectory ranking beats the text ranking) for a
+   * query. Below 0.5 the text ranking is returned. Absent when it did not help on val.
+   */
+  readonly gate?: LinearModel;
+  /** Under the structure route, candidates reached by a planned path come first (chosen on val). */
+  readonly structureFirst?: boolean;
 }
 
 export interface TrajectoryRerankerOptions {
@@ -40,6 +48,15 @@ const fixedWeights: Readonly<Record<(typeof trajectoryFeatures)[number], number>
   bestPath: 1,
   denseInSet: 0.5,
   textOnlyConfident: -2,
+  structureText: 1,
+  structureDense: 0.5,
+  structureRestriction: 0.5,
+  confidentStructure: 1,
+  pathConfidence: 1,
+  pathConfidenceText: 1,
+  anchorNeighbor: 0.5,
+  anchorNeighbors: 0.3,
+  anchorNeighborText: 1,
 };
 
 /**
@@ -70,7 +87,11 @@ export class TrajectoryReranker implements RerankerV1 {
     if (!this.loaded) {
       this.loaded = true;
       const stored = await context.artifacts?.get<TrajectoryRerankerModel>(this.artifact);
-      if (stored?.version === 1 && stored.linear.features.join() === trajectoryFeatures.join())
+      if (
+        stored?.version === 1 &&
+        stored.linear.features.join() === trajectoryFeatures.join() &&
+        (stored.gate === undefined || stored.gate.features.join() === gateFeatures.join())
+      )
         this.model = stored;
     }
     return this.model;
@@ -80,20 +101,43 @@ export class TrajectoryReranker implements RerankerV1 {
     if (options.candidates.length === 0) return [];
     const model = await this.ensureModel(options.context);
     const rows = featureRows(options.candidates);
-    const scored = options.candidates.map((candidate, i) => {
+    const trajectory = options.candidates.map((_, i) => {
       const x = rows[i]!;
       const score = model
         ? linearScore(model.linear, x)
         : trajectoryFeatures.reduce((z, name, f) => z + fixedWeights[name] * x[f]!, 0);
-      return { candidate, score: Number.isFinite(score) ? score : Number.NEGATIVE_INFINITY, index: i };
+      return Number.isFinite(score) ? score : Number.NEGATIVE_INFINITY;
     });
+    // The route gate: when the plan looks unreliable for this query, the text ranking is returned.
+    const route = model?.gate
+      ? sigmoid(linearScore(model.gate, gateRow(options.query, options.plan, options.candidates, trajectory)))
+      : 1;
+    const structureFirst = model?.structureFirst ?? false;
+    const order =
+      route < 0.5
+        ? textOrder(options.candidates)
+        : structureFirst
+          ? trajectoryOrder(options.candidates, trajectory, true)
+          : undefined;
+    const rank = new Map(order?.map((i, r) => [i, r]));
+    const scored = options.candidates.map((candidate, i) => ({
+      candidate,
+      trajectory: trajectory[i]!,
+      // A text or tiered order is scored by position, so scores agree with the order.
+      score: order ? options.candidates.length - rank.get(i)! : trajectory[i]!,
+      index: i,
+    }));
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
     const seen = new Set<string>();
     const out: Candidate[] = [];
-    for (const { candidate, score } of scored) {
+    for (const { candidate, score, trajectory: t } of scored) {
       if (seen.has(candidate.id)) continue;
       seen.add(candidate.id);
-      out.push({ ...candidate, score, scores: { ...candidate.scores, trajectory: score } });
+      out.push({
+        ...candidate,
+        score,
+        scores: { ...candidate.scores, trajectory: t, ...(model?.gate ? { routeStructure: route } : {}) },
+      });
       if (out.length >= options.limit) break;
     }
     return out;

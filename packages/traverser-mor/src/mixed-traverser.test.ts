@@ -102,3 +102,29 @@ describe('MixedTraverser', () => {
     expect(union.map((c) => c.id)).toContain('p:nikkor');
   });
 });
+
+describe('MixedTraverser list budget', () => {
+  const skb = toySkb();
+  const context: RetrievalContext = {
+    schema: skb.schema,
+    graph: new InMemoryGraphStore(skb),
+    text: new InMemoryTextIndex(skb.nodes),
+  };
+
+  it('keeps text matches in a short list even when the structural set alone would fill it', async () => {
+    const plan = toyNikonPlan();
+    const full = await new MixedTraverser().doTraverse({ query: 'camera', plan, limit: 50, context });
+    const structural = full.filter((c) => (c.scores.structure ?? 0) > 0);
+    const textOnly = full.filter((c) => !((c.scores.structure ?? 0) > 0));
+    expect(structural.length).toBeGreaterThan(0);
+    expect(textOnly.length).toBeGreaterThan(0);
+    // A limit no larger than the structural set still returns text-only candidates.
+    const short = await new MixedTraverser({ fillShare: 0.5 }).doTraverse({
+      query: 'camera',
+      plan,
+      limit: Math.max(2, structural.length),
+      context,
+    });
+    expect(short.some((c) => !((c.scores.structure ?? 0) > 0))).toBe(true);
+  });
+});

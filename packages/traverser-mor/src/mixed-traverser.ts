@@ -20,6 +20,10 @@ export interface MixedTraverserOptions {
   readonly hopTextK?: number;
   /** Text (and dense) top-N on the target types used to fill the list (default: the limit). */
   readonly fillK?: number;
+  /** Share of the returned list kept for text/dense fill candidates when there are enough (default 0.3). */
+  readonly fillShare?: number;
+  /** Dense top-N whose scores also score the structural set (default 200). */
+  readonly denseK?: number;
   /** Start from anchor candidates scoring at least this fraction of the best (default 0.6) ... */
   readonly startRatio?: number;
   /** ... and at most this many of them (default 3). */
@@ -50,6 +54,7 @@ interface Entry {
   hops: number;
   link: number;
   pathScore: number;
+  pathConfidence: number;
 }
 
 /**
@@ -75,6 +80,35 @@ export class MixedTraverser implements TraverserV1 {
     const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
     const entries = new Map<string, Entry>();
     const startsOf = this.startsOfAnchors(plan);
+    // The global text and dense searches need only the query: they run while the paths are followed.
+    const fillK = Math.max(this.options.fillK ?? limit, 1);
+    const denseK = Math.max(fillK + 8, this.options.denseK ?? 0);
+    // A filter naming every type of the schema keeps everything and only slows the index down.
+    const targetTypes = context.schema.targetTypes;
+    const targetFilter =
+      targetTypes && !context.schema.nodeTypes.every((t) => targetTypes.includes(t.name))
+        ? { nodeTypes: targetTypes }
+        : undefined;
+    const hasText = query.trim().length > 0;
+    const globalSearch = hasText
+      ? context.text.doSearch({
+          queries: [query],
+          limit: fillK + 8,
+          ...(targetFilter ? { filter: targetFilter } : {}),
+          ...signal,
+        })
+      : Promise.resolve([[]]);
+    const denseSearch =
+      context.vector && context.embeddingModel && hasText
+        ? this.dense(context, query, {
+            limit: denseK,
+            ...(targetFilter ? { filter: targetFilter } : {}),
+            ...signal,
+          })
+        : Promise.resolve([]);
+    // Awaited below; until then a failure must not count as unhandled.
+    globalSearch.catch(() => undefined);
+    denseSearch.catch(() => undefined);
     const reachedByPath = await this.followPaths(plan, context, startsOf);
 
     for (const [index, reached] of reachedByPath.entries()) {
@@ -97,6 +131,7 @@ export class MixedTraverser implements TraverserV1 {
             hops: Number.POSITIVE_INFINITY,
             link: 0,
             pathScore: 0,
+            pathConfidence: 0,
           };
           entries.set(id, entry);
         }
@@ -107,6 +142,7 @@ export class MixedTraverser implements TraverserV1 {
         entry.hops = Math.min(entry.hops, path.hops.length);
         entry.link = Math.max(entry.link, trajectory.hops[0]?.textScore ?? 0);
         entry.pathScore = Math.max(entry.pathScore, path.score);
+        entry.pathConfidence = Math.max(entry.pathConfidence, path.confidence ?? path.score);
       }
     }
 
@@ -132,15 +168,12 @@ export class MixedTraverser implements TraverserV1 {
       }
     }
 
-    // Text and dense scores: inside the structural set (query and restriction) and the global fill,
-    // all in parallel, one call each.
+    // Text scores inside the structural set (query and restriction), joined with the global
+    // searches. The dense search is wide enough to score most of the structural set as well: one
+    // filtered to the set's ids costs LanceDB a scan (≈ 4× a global one).
     const ids = [...entries.keys()];
     const restriction = plan.restriction && plan.restriction !== query ? plan.restriction : query;
-    const fillK = Math.max(this.options.fillK ?? limit, 1);
-    const targetFilter = context.schema.targetTypes ? { nodeTypes: context.schema.targetTypes } : undefined;
-    const hasText = query.trim().length > 0;
-    const dense = context.vector && context.embeddingModel && hasText;
-    const [inSetHits, globalHits, denseInSet, denseGlobal] = await Promise.all([
+    const [inSetHits, globalHits, denseGlobal] = await Promise.all([
       ids.length > 0 && hasText
         ? context.text.doSearch({
             queries: [query, restriction],
@@ -149,26 +182,14 @@ export class MixedTraverser implements TraverserV1 {
             ...signal,
           })
         : Promise.resolve([[], []]),
-      hasText
-        ? context.text.doSearch({
-            queries: [query],
-            limit: fillK + 8,
-            ...(targetFilter ? { filter: targetFilter } : {}),
-            ...signal,
-          })
-        : Promise.resolve([[]]),
-      dense && ids.length > 0
-        ? this.dense(context, query, { limit: ids.length, filter: { ids }, ...signal })
-        : Promise.resolve([]),
-      dense
-        ? this.dense(context, query, {
-            limit: fillK + 8,
-            ...(targetFilter ? { filter: targetFilter } : {}),
-            ...signal,
-          })
-        : Promise.resolve([]),
+      globalSearch,
+      denseSearch,
     ]);
-    const anchorIds = new Set([...startsOf.values()].flatMap((s) => [...s.keys()]));
+    // Anchors of planned paths are what the query talks about: they are not offered as answers.
+    const pathAnchors = new Set(plan.paths.flatMap((p) => (p.anchor === undefined ? [] : [p.anchor])));
+    const anchorIds = new Set(
+      [...startsOf].filter(([a]) => pathAnchors.has(a)).flatMap(([, s]) => [...s.keys()]),
+    );
     const inSet = new Map((inSetHits[0] ?? []).map((h) => [h.id, h.score]));
     const inSetRestriction = new Map((inSetHits[1] ?? []).map((h) => [h.id, h.score]));
     const globalText = new Map(
@@ -177,7 +198,8 @@ export class MixedTraverser implements TraverserV1 {
         .slice(0, fillK)
         .map((h) => [h.id, h.score]),
     );
-    const denseSet = new Map(denseInSet.map((h) => [h.id, h.score]));
+    const denseAll = new Map(denseGlobal.filter((h) => !anchorIds.has(h.id)).map((h) => [h.id, h.score]));
+    const denseSet = new Map(ids.filter((id) => denseAll.has(id)).map((id) => [id, denseAll.get(id)!]));
     const globalDense = new Map(
       denseGlobal
         .filter((h) => !anchorIds.has(h.id))
@@ -209,6 +231,7 @@ export class MixedTraverser implements TraverserV1 {
           structure,
           structureShare: share,
           pathScore: entry.pathScore,
+          pathConfidence: entry.pathConfidence,
           link: entry.link,
           bm25,
           bm25InSet: textIn,
@@ -252,8 +275,85 @@ export class MixedTraverser implements TraverserV1 {
         source: this.name,
       });
     }
-    candidates.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return candidates.slice(0, limit);
+    await this.markAnchorNeighbors(plan, context, candidates, startsOf);
+    const order = (a: Candidate, b: Candidate) =>
+      b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    // Structure ranks first, but a large structural set must not crowd out the text fill: when the
+    // plan is wrong the answer is often the best text match, and a reranker can only promote what
+    // it is given. A share of the list is kept for the fill.
+    const structural = candidates.filter((c) => (c.scores.structure ?? 0) > 0).sort(order);
+    const fill = candidates.filter((c) => !((c.scores.structure ?? 0) > 0)).sort(order);
+    const reserved = Math.min(fill.length, Math.ceil(limit * (this.options.fillShare ?? 0.3)));
+    const kept = [...structural.slice(0, limit - reserved), ...fill];
+    return kept.slice(0, limit).sort(order);
+  }
+
+  /**
+   * Structural support that does not depend on the predicted relation: a candidate one hop from any
+   * anchor of the plan, by whatever edge, gets that anchor's weight as `anchorNeighbor` (and the
+   * number of such anchors as `anchorNeighbors`); a text-only candidate gains the trajectory from
+   * the anchor. This recovers answers whose relation the planner got wrong but whose anchor it
+   * found. One batched neighbour call over the candidates.
+   */
+  private async markAnchorNeighbors(
+    plan: Plan,
+    context: RetrievalContext,
+    candidates: Candidate[],
+    startsOf: ReadonlyMap<
+      number,
+      ReadonlyMap<string, { type: string | undefined; score: number; share: number }>
+    >,
+  ): Promise<void> {
+    const anchorOf = new Map<string, { anchor: number; weight: number; type: string | undefined }>();
+    for (const [a, starts] of startsOf) {
+      const confidence = plan.anchors[a]?.confidence ?? 0;
+      for (const [id, start] of starts) {
+        const weight = confidence * start.share;
+        if ((anchorOf.get(id)?.weight ?? -1) < weight)
+          anchorOf.set(id, { anchor: a, weight, type: start.type });
+      }
+    }
+    if (anchorOf.size === 0 || candidates.length === 0) return;
+    const seeds = candidates.map((c) => c.id).filter((id) => !anchorOf.has(id));
+    const neighbors = await context.graph.doNeighbors({
+      seeds,
+      direction: 'both',
+      limitPerSeed: this.options.neighborsPerSeed ?? 200,
+      ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+    });
+    const support = new Map<string, { weight: number; anchors: Set<number>; hop: TrajectoryHop[] }>();
+    for (const n of neighbors) {
+      const anchor = anchorOf.get(n.node);
+      if (!anchor) continue;
+      const entry = support.get(n.seed) ?? { weight: 0, anchors: new Set<number>(), hop: [] };
+      entry.anchors.add(anchor.anchor);
+      if (anchor.weight > entry.weight) {
+        entry.weight = anchor.weight;
+        // Seen from the anchor, the edge runs the other way.
+        entry.hop = [
+          { node: n.node, ...(anchor.type ? { nodeType: anchor.type } : {}), via: 'anchor' },
+          {
+            node: n.seed,
+            edgeType: n.edgeType,
+            direction: n.direction === 'out' ? 'in' : n.direction === 'in' ? 'out' : n.direction,
+            via: 'structure',
+          },
+        ];
+      }
+      support.set(n.seed, entry);
+    }
+    for (const [i, candidate] of candidates.entries()) {
+      const found = support.get(candidate.id);
+      if (!found) continue;
+      const textOnly = !((candidate.scores.structure ?? 0) > 0);
+      candidates[i] = {
+        ...candidate,
+        // A text match next to an anchor outranks other text matches in the fill.
+        score: textOnly ? candidate.score + 0.5 * found.weight : candidate.score,
+        scores: { ...candidate.scores, anchorNeighbor: found.weight, anchorNeighbors: found.anchors.size },
+        trajectories: textOnly ? [...candidate.trajectories, { hops: found.hop }] : candidate.trajectories,
+      };
+    }
   }
 
   private async dense(
@@ -359,7 +459,22 @@ export class MixedTraverser implements TraverserV1 {
       });
       const bySeed = new Map<string, typeof neighbors>();
       for (const n of neighbors) (bySeed.get(n.seed) ?? bySeed.set(n.seed, []).get(n.seed)!).push(n);
-      for (const { index, hop } of active) {
+      // MoR's textual half of each hop: the text top-k of the hop's node type, for every path at once.
+      const hopHits = await Promise.all(
+        active.map(({ hop }) =>
+          hop!.nodeTypes && hop!.nodeTypes.length > 0 && hopTextK > 0
+            ? context.text
+                .doSearch({
+                  queries: [hop!.restriction || plan.restriction || plan.query],
+                  limit: hopTextK,
+                  filter: { nodeTypes: hop!.nodeTypes },
+                  ...signal,
+                })
+                .then(([hits]) => hits ?? [])
+            : Promise.resolve([]),
+        ),
+      );
+      for (const [a, { index, hop }] of active.entries()) {
         const frontier = frontiers[index]!;
         const allowed = hop!.nodeTypes ? new Set(hop!.nodeTypes) : undefined;
         const next = new Map<string, PartialTrajectory>();
@@ -385,17 +500,11 @@ export class MixedTraverser implements TraverserV1 {
             });
           }
         }
-        // MoR's textual half of a hop: the text top-k of the hop's node type.
-        if (hop!.nodeTypes && hop!.nodeTypes.length > 0 && hopTextK > 0) {
-          const [hits] = await context.text.doSearch({
-            queries: [hop!.restriction || plan.restriction || plan.query],
-            limit: hopTextK,
-            filter: { nodeTypes: hop!.nodeTypes },
-            ...signal,
-          });
-          const max = Math.max(0, ...(hits ?? []).map((h) => h.score));
+        const hits = hopHits[a]!;
+        if (hits.length > 0) {
+          const max = Math.max(0, ...hits.map((h) => h.score));
           const base = [...frontier.values()][0]!;
-          for (const hit of hits ?? []) {
+          for (const hit of hits) {
             if (next.has(hit.id)) continue;
             next.set(hit.id, {
               hops: [...base.hops, { node: hit.id, textScore: hit.score, via: 'text' }],

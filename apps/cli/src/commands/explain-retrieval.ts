@@ -36,6 +36,10 @@ export function mentionedIds(result: RetrievalResult, maxTrajectories = 3): stri
   return [...ids];
 }
 
+/** Why a ranking can be empty: no evidence at all, rather than a ranking of unrelated nodes. */
+export const noResultReason =
+  "— no word of the query is in the text index and no span names a node (e.g. a query in another script than the bundle's); nothing to rank";
+
 const fixed = (value: number, digits = 3) =>
   Number.isInteger(value) ? String(value) : value.toFixed(digits);
 
@@ -178,6 +182,6 @@ export function renderExplanation(
     );
     lines.push(...renderReached(candidate, labels));
   });
-  if (shown.length === 0) lines.push('  (no results)');
+  if (shown.length === 0) lines.push(`  (no results) ${noResultReason}`);
   return lines.join('\n');
 }

@@ -20,6 +20,15 @@ registerStacks({
 });
 
 describe('weft query', () => {
+  it('exits 2 and says how to build one when --db is not a store', async () => {
+    const c = captureIo();
+    const code = await runCli(['query', 'dog', '--db', '/nonexistent/weft-store'], c.io, [
+      createQueryCommand(),
+    ]);
+    expect(code).toBe(2);
+    expect(c.err()).toMatch(/not a Weft store \(no store\.json\); build one with weft ingest/);
+  });
+
   it('prints ranked nodes with id, type, name and score, and closes the store', async () => {
     const opener = toyOpener();
     const c = captureIo();

@@ -3,7 +3,7 @@ import { retrieve } from '@weft/core';
 import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
 import { buildStack, defaultStackName, stackEntries } from '../stacks/index.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
-import { fetchLabels, mentionedIds, renderExplanation } from './explain-retrieval.ts';
+import { fetchLabels, mentionedIds, noResultReason, renderExplanation } from './explain-retrieval.ts';
 
 export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
   return {
@@ -86,7 +86,7 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
               (r) =>
                 `${String(r.rank).padStart(3)}  ${r.id.padEnd(idWidth)}  ${(r.type ?? '?').padEnd(typeWidth)}  ${r.score.toFixed(4).padStart(9)}  ${r.name ?? ''}`,
             ),
-            ...(results.length === 0 ? ['(no results)'] : []),
+            ...(results.length === 0 ? [`(no results) ${noResultReason}`] : []),
           ].join('\n')}\n`,
         );
         return 0;

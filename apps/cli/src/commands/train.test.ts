@@ -17,11 +17,57 @@ afterEach(async () => {
 });
 
 describe('weft train', () => {
+  it("adds text-only queries synthesised from the bundle's nodes, marked textOnly, when asked", async () => {
+    const seen: { name: string; textOnly: boolean; train: number; val: number }[][] = [];
+    registerStacks({
+      name: 'sets-seen-test',
+      description: 'remembers the sets it was given',
+      create: (store) => ({ name: 'sets-seen-test', context: store.context, traversers: [] }),
+      async train(_store, options) {
+        seen.push(
+          options.sets.map((s) => ({
+            name: s.name,
+            textOnly: s.textOnly === true,
+            train: s.train.length,
+            val: s.val.length,
+          })),
+        );
+        return { summary: 'ok' };
+      },
+    });
+    const command = createTrainCommand({
+      openStore: toyOpener().open,
+      stacks: () => stackEntries().filter((e) => e.name === 'sets-seen-test'),
+    });
+    const c = captureIo();
+    expect(
+      await runCli(['train', workspace.bundle, '--db', workspace.db, '--text-queries', '50'], c.io, [
+        command,
+      ]),
+    ).toBe(0);
+    const synthetic = seen[0]!.find((s) => s.textOnly);
+    expect(synthetic?.name).toBe('text (synthesised)');
+    expect(synthetic!.train + synthetic!.val).toBeGreaterThan(0);
+    expect(seen[0]!.find((s) => s.name === 'toy')).toEqual({
+      name: 'toy',
+      textOnly: false,
+      train: 2,
+      val: 1,
+    });
+    expect(await runCli(['train', workspace.bundle, '--db', workspace.db], c.io, [command])).toBe(0);
+    expect(seen[1]!.map((s) => s.name)).toEqual(['toy']);
+    expect(
+      await runCli(['train', workspace.bundle, '--db', workspace.db, '--text-queries', '-1'], c.io, [
+        command,
+      ]),
+    ).toBe(2);
+  });
+
   it('says so and exits 0 when no stack has learned parts', async () => {
     const untrainable = () => stackEntries().filter((e) => !e.train);
     const c = captureIo();
     expect(
-      await runCli(['train', workspace.bundle, '--db', workspace.db], c.io, [
+      await runCli(['train', workspace.bundle, '--db', workspace.db, '--text-queries', '0'], c.io, [
         createTrainCommand({ openStore: toyOpener().open, stacks: untrainable }),
       ]),
     ).toBe(0);
@@ -64,7 +110,11 @@ describe('weft train', () => {
 
     const second = captureIo();
     expect(
-      await runCli(['train', workspace.bundle, '--db', workspace.db, '--json'], second.io, [command]),
+      await runCli(
+        ['train', workspace.bundle, '--db', workspace.db, '--json', '--text-queries', '0'],
+        second.io,
+        [command],
+      ),
     ).toBe(0);
     const report = JSON.parse(second.out());
     expect(report.stacks).toHaveLength(1);

@@ -3,6 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FileArtifactStore, WeftError } from '@weft/core';
 import { listQuerySets, readQuerySet } from '@weft/eval';
+import { openBundle, synthesizeTextQueries } from '@weft/skb';
 import { type Command, listOption, requiredOption, UsageError } from '../command.ts';
 import { Progress } from '../progress.ts';
 import { type StackEntry, type StackTrainReport, stackEntries, type TrainingSet } from '../stacks/index.ts';
@@ -14,6 +15,17 @@ export interface TrainResult {
   readonly stacks: readonly ({ readonly stack: string } & StackTrainReport)[];
   /** Where the fitted parts now are; absent when nothing was trainable. */
   readonly artifacts?: string;
+}
+
+/** Text-only queries made from the bundle's node descriptions (see `synthesizeTextQueries`). */
+export async function synthesizedTextSet(bundle: string, count: number): Promise<TrainingSet> {
+  const queries = await synthesizeTextQueries(await openBundle(bundle), { count });
+  return {
+    name: 'text (synthesised)',
+    train: queries.filter((q) => q.split === 'train'),
+    val: queries.filter((q) => q.split === 'val'),
+    textOnly: true,
+  };
 }
 
 /** Loads the named sets (or every set with a train split) as train/val pairs. */
@@ -88,6 +100,8 @@ export function createTrainCommand(
       '<bundle>        the SKB bundle the store was built from',
       '--db <dir>      store directory; the result goes to <dir>/artifacts, replacing an earlier one',
       '--set S         a query set to train on; repeat for several (default: every set with a train split)',
+      '--text-queries N  also train on N text-only queries synthesised from node descriptions (default 0):',
+      '                the stacks learn from them when the text alone should decide',
       '--json          one JSON object: the sets used and each stack’s report',
       '',
       `Trainable stacks: ${
@@ -101,14 +115,22 @@ export function createTrainCommand(
       'weft train ../shared/datasets/wordnet --db .weft/wordnet',
       'weft train ../shared/datasets/wordnet --db .weft/wordnet --set hybrid --set wn18rr --json',
     ],
-    options: { db: { type: 'string' }, set: { type: 'string', multiple: true } },
+    options: {
+      db: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      'text-queries': { type: 'string' },
+    },
     async run(args, io) {
       if (args.positionals.length !== 1) throw new UsageError('expected one bundle directory');
       const bundle = path.resolve(io.cwd, args.positionals[0]!);
       if (!existsSync(bundle)) throw new UsageError(`bundle not found: ${bundle}`);
       const db = path.resolve(io.cwd, requiredOption(args, 'db'));
       const json = args.values.json === true;
+      const textQueries = Number(args.values['text-queries'] ?? 0);
+      if (!Number.isInteger(textQueries) || textQueries < 0)
+        throw new UsageError(`--text-queries must be a whole number ≥ 0, got ${args.values['text-queries']}`);
       const sets = await loadTrainingSets(bundle, listOption(args, 'set'));
+      if (textQueries > 0) sets.push(await synthesizedTextSet(bundle, textQueries));
       const store = await deps.openStore(db);
       try {
         const result = await trainStacks({

@@ -47,9 +47,15 @@ async function ensurePlanner(
 ): Promise<{ model: SchemaPlannerModel; summary: string }> {
   const existing = await options.artifacts.get<SchemaPlannerModel>(schemaPlannerArtifact);
   if (existing?.version === 1) return { model: existing, summary: 'planner reused' };
-  const train = options.sets.flatMap((set) => spread(set.train, plannerTrainPerSet));
-  const val = options.sets.flatMap((set) => spread(set.val, rerankValPerSet));
+  const relational = options.sets.filter((set) => !set.textOnly);
+  const perSet = relational.map((set) => spread(set.train, plannerTrainPerSet));
+  const train = perSet.flat();
+  // Every set weighs as much as the largest: a small set's phrasing must still teach its relations.
+  const largest = Math.max(1, ...perSet.map((s) => s.length));
+  const weights = perSet.flatMap((s) => s.map(() => largest / Math.max(1, s.length)));
+  const val = relational.flatMap((set) => spread(set.val, rerankValPerSet));
   const model = await trainSchemaPlanner(withArtifacts(store.context, options.artifacts), train, val, {
+    weights,
     onProgress: (done, total) => options.onProgress?.('planner', done, total),
   });
   return {
@@ -58,19 +64,34 @@ async function ensurePlanner(
   };
 }
 
+/**
+ * Runs the stack without its rerankers on each set's queries. Every set weighs as much as the
+ * largest, so the reranker (and the val figure that picks its settings) serves all of them.
+ */
 async function collect(
   definition: StackDefinition,
-  queries: readonly SkbQuery[],
+  sets: readonly (readonly SkbQuery[])[],
   label: string,
   options: StackTrainOptions,
 ): Promise<RerankExample[]> {
   const retriever = createRetriever({ ...definition, rerankers: [] });
+  const largest = Math.max(1, ...sets.map((s) => s.length));
+  const total = sets.reduce((n, s) => n + s.length, 0);
   const out: RerankExample[] = [];
-  for (const [i, query] of queries.entries()) {
-    options.abortSignal?.throwIfAborted();
-    const { ranking } = await retriever.doRetrieve({ query: query.query, limit: 100 });
-    out.push({ candidates: ranking, answers: query.answers });
-    options.onProgress?.(label, i + 1, queries.length);
+  for (const queries of sets) {
+    const weight = largest / Math.max(1, queries.length);
+    for (const query of queries) {
+      options.abortSignal?.throwIfAborted();
+      const { ranking, trace } = await retriever.doRetrieve({ query: query.query, limit: 100 });
+      out.push({
+        candidates: ranking,
+        answers: query.answers,
+        weight,
+        query: query.query,
+        ...(trace.plan ? { plan: trace.plan } : {}),
+      });
+      options.onProgress?.(label, out.length, total);
+    }
   }
   return out;
 }
@@ -103,15 +124,22 @@ function mixedStack(name: string, combine: 'sum' | 'intersect', artifact: string
         new SchemaPlanner({ model: planner.model }),
         new TrajectoryReranker({ artifact }),
       );
-      const train = options.sets.flatMap((set) => spread(set.train, rerankTrainPerSet));
-      const val = options.sets.flatMap((set) => spread(set.val, rerankValPerSet));
+      const train = options.sets.map((set) => spread(set.train, rerankTrainPerSet));
+      const val = options.sets.map((set) => spread(set.val, rerankValPerSet));
       const trainExamples = await collect(definition, train, `${name} train`, options);
       const valExamples = await collect(definition, val, `${name} val`, options);
       const result = await trainTrajectoryReranker(context, trainExamples, valExamples, { artifact });
       const best = result.val[0]!;
+      const gate = result.gate
+        ? `; route gate ${result.gate.kept ? 'kept' : 'dropped'} (val Hit@1 ${result.gate.hit1.toFixed(1)}, text route ${result.gate.textRoute.toFixed(0)}%)`
+        : '';
       return {
-        summary: `${planner.summary}; reranker fitted on ${trainExamples.length} queries, val Hit@1 ${best.hit1.toFixed(1)} MRR ${best.mrr.toFixed(1)} (l2 ${best.l2})`,
-        details: { planner: { metapaths: planner.model.metapaths.length }, reranker: result.val },
+        summary: `${planner.summary}; reranker fitted on ${trainExamples.length} queries, val Hit@1 ${best.hit1.toFixed(1)} MRR ${best.mrr.toFixed(1)} (${best.objective}, l2 ${best.l2}${best.structureFirst ? ', structure first' : ''})${gate}`,
+        details: {
+          planner: { metapaths: planner.model.metapaths.length },
+          reranker: result.val,
+          ...(result.gate ? { gate: result.gate } : {}),
+        },
       };
     },
   };

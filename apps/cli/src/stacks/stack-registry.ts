@@ -16,6 +16,11 @@ export interface TrainingSet {
   readonly name: string;
   readonly train: readonly SkbQuery[];
   readonly val: readonly SkbQuery[];
+  /**
+   * Queries without a relational part (synthesised from node descriptions): they teach when the
+   * text alone should decide, and are no material for learning relations.
+   */
+  readonly textOnly?: boolean;
 }
 
 export interface StackTrainOptions {

@@ -105,12 +105,16 @@ export const toyQueries: SkbQuery[] = [
   { id: 'v1', query: 'Nikon zoom lens', answers: ['p:nikkor'], split: 'val' },
 ];
 
-/** A temporary folder holding a toy bundle (schema + queries/toy.jsonl) and a store folder. */
+/** A temporary folder holding the toy bundle (schema, nodes, edges, queries/toy.jsonl) and a store folder. */
 export async function toyWorkspace() {
   const root = await mkdtemp(path.join(os.tmpdir(), 'weft-cli-'));
   const bundle = path.join(root, 'bundle');
   await mkdir(path.join(bundle, 'queries'), { recursive: true });
-  await writeFile(path.join(bundle, 'schema.json'), JSON.stringify(toySkb().schema));
+  const skb = toySkb();
+  const jsonl = (records: readonly unknown[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
+  await writeFile(path.join(bundle, 'schema.json'), JSON.stringify(skb.schema));
+  await writeFile(path.join(bundle, 'nodes.jsonl'), jsonl(skb.nodes));
+  await writeFile(path.join(bundle, 'edges.jsonl'), jsonl(skb.edges));
   await writeFile(
     path.join(bundle, 'queries', 'toy.jsonl'),
     `${toyQueries.map((q) => JSON.stringify(q)).join('\n')}\n`,

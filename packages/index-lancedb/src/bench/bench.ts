@@ -122,7 +122,7 @@ try {
     console.log(
       `\n${built.vectorIndexes.vector}: write + BM25 + ANN build ${seconds(t0)}, peak RSS ${rss()}`,
     );
-    for (const nprobes of kind === 'ivf_hnsw_sq' ? [1] : [8, 24, 64]) {
+    for (const nprobes of kind === 'ivf_hnsw_sq' ? [1] : [24, 96, 160]) {
       for (const ef of kind === 'ivf_hnsw_sq' ? [50, 100, 300] : [100]) {
         const ann = await LanceVectorIndex.open(dir, { embedderId: `local:${model.modelId}`, nprobes, ef });
         const got = await ann.doSearch({ vectors: latencyVectors, limit: 10 });

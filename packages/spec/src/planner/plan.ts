@@ -36,7 +36,10 @@ export interface PlanPath {
   readonly anchor?: number;
   readonly startTypes?: readonly string[];
   readonly hops: readonly PlanHop[];
+  /** Relative strength among the plan's paths (the best path scores 1). */
   readonly score: number;
+  /** Calibrated probability that the query means this path, when the planner can estimate it. */
+  readonly confidence?: number;
 }
 
 /** A term of a triplet: a variable, or an anchor (a constant, FocusedRetriever's sense). */
