@@ -2,7 +2,7 @@ import type { SkbSchema } from '@weft/spec';
 import type { Linking, LinkedNode } from './hypotheses.ts';
 import { type MetapathKey, oneHopMetapaths, parseMetapath } from './metapath.ts';
 import { predictNaiveBayes } from './naive-bayes.ts';
-import { stopwords, tokens as toTokens } from './query-text.ts';
+import { queryWords, stopwords, tokens as toTokens } from './query-text.ts';
 import type { SchemaPlannerModel } from './schema-planner-model.ts';
 
 /** Features of an (anchor node, metapath) hypothesis, in the order the linear model expects. */
@@ -22,6 +22,8 @@ export const hypothesisFeatures = [
   'shadowed',
   'literal',
   'typeCue',
+  'whHead',
+  'leadingClause',
 ] as const;
 
 export interface Hypothesis {
@@ -77,6 +79,7 @@ export function buildHypotheses(
   const literal = new Map(metapaths.map((key) => [key, literalCue(key, present)]));
   const maxLiteral = Math.max(0, ...literal.values());
   const typeCue = new Map<string, number>();
+  const cues = positionCues(query);
   const out: Hypothesis[] = [];
   for (const node of linking.nodes) {
     const span = linking.spans[node.span]!;
@@ -113,11 +116,49 @@ export function buildHypotheses(
           linking.shadowed.has(node.span) ? 1 : 0,
           maxLiteral > 0 ? (literal.get(key) ?? 0) / maxLiteral : 0,
           typeCueOf(node.type, present, typeCue),
+          cues.whHeadStart === span.start ? 1 : 0,
+          span.end <= cues.leadingClauseEnd ? 1 : 0,
         ],
       });
     }
   }
   return out;
+}
+
+/** Words between a question word and the noun it asks about ("which *kind of* dog"). */
+const whFiller = new Set([
+  'kind',
+  'kinds',
+  'type',
+  'types',
+  'sort',
+  'sorts',
+  'form',
+  'forms',
+  'of',
+  'the',
+  'a',
+  'an',
+]);
+const leadingPrepositions = new Set(['in', 'during', 'within', 'among', 'on', 'for', 'at', 'from', 'under']);
+
+/**
+ * Where a query's subject usually sits: right after its question word ("Which *Tudor* monarch",
+ * "which type of *headache*"), or in a leading clause ("In *chemistry*, which ..."). The hypothesis
+ * model learns how much these positions count; for queries without them the features are 0.
+ */
+function positionCues(query: string): { whHeadStart: number; leadingClauseEnd: number } {
+  const words = queryWords(query);
+  let whHeadStart = -1;
+  const wh = words.findIndex((w) => w.lower === 'which' || w.lower === 'what');
+  if (wh >= 0 && wh < 4) {
+    let j = wh + 1;
+    while (j < words.length && whFiller.has(words[j]!.lower)) j++;
+    if (j < words.length) whHeadStart = words[j]!.start;
+  }
+  const comma = query.indexOf(',');
+  const leadingClauseEnd = words[0] && leadingPrepositions.has(words[0].lower) && comma > 0 ? comma : -1;
+  return { whHeadStart, leadingClauseEnd };
 }
 
 /**
@@ -162,4 +203,6 @@ export const defaultHypothesisWeights: Readonly<Record<(typeof hypothesisFeature
   shadowed: -1.5,
   literal: 3,
   typeCue: 1,
+  whHead: 1,
+  leadingClause: 1,
 };

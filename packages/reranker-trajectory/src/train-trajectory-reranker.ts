@@ -13,6 +13,12 @@ export interface RerankExample {
    * the same total weight so the largest set does not decide the model alone.
    */
   readonly weight?: number;
+  /**
+   * Used only to fit and judge the route gate, never the reranker itself: queries whose answer the
+   * text alone finds (e.g. synthesised from node descriptions) teach the gate when to leave the
+   * ranking to text without pulling the trajectory model toward text.
+   */
+  readonly gateOnly?: boolean;
   /** The query and its plan: needed to fit the route gate (examples without them do not count). */
   readonly query?: string;
   readonly plan?: Plan;
@@ -161,7 +167,7 @@ function fitGate(
   const usable = train.filter((e) => e.plan !== undefined && e.query !== undefined);
   const rows: { x: number[]; y: 0 | 1; weight: number }[] = [];
   for (let fold = 0; fold < 2; fold++) {
-    const inner = fit(usable.filter((_, i) => i % 2 !== fold));
+    const inner = fit(usable.filter((e, i) => i % 2 !== fold && !e.gateOnly));
     usable.forEach((example, i) => {
       if (i % 2 !== fold) return;
       const ranks = ranksOf(inner, example, structureFirst);
@@ -200,9 +206,11 @@ export async function trainTrajectoryReranker(
     mrr: number;
     linear: LinearModel;
   }[] = [];
-  const judged = val.length > 0 ? val : train;
+  const rerankTrain = train.filter((e) => !e.gateOnly);
+  const rerankVal = val.filter((e) => !e.gateOnly);
+  const judged = rerankVal.length > 0 ? rerankVal : rerankTrain;
   for (const objective of options.objectives ?? (['pairwise', 'pointwise'] as const)) {
-    const rows = rowsFor(objective, train);
+    const rows = rowsFor(objective, rerankTrain);
     for (const l2 of options.l2 ?? [1e-4, 1e-2, 1e-1]) {
       const linear = fitLogistic([...trajectoryFeatures], rows, { l2, epochs: 400 });
       for (const structureFirst of [false, true])
@@ -223,11 +231,13 @@ export async function trainTrajectoryReranker(
             }),
           chosen.structureFirst,
         );
-  const gated = gate ? evaluate(chosen.linear, judged, chosen.structureFirst, gate) : undefined;
-  // The gate is kept only when it helps on val.
+  // The gate is kept only when it helps on val (gate-only queries included).
+  const gateVal = val.length > 0 ? val : train;
+  const gated = gate ? evaluate(chosen.linear, gateVal, chosen.structureFirst, gate) : undefined;
+  const ungated = evaluate(chosen.linear, gateVal, chosen.structureFirst);
   const keep =
     gated !== undefined &&
-    (gated.hit1 > chosen.hit1 || (gated.hit1 === chosen.hit1 && gated.mrr > chosen.mrr));
+    (gated.hit1 > ungated.hit1 || (gated.hit1 === ungated.hit1 && gated.mrr > ungated.mrr));
   const model: TrajectoryRerankerModel = {
     version: 1,
     linear: chosen.linear,

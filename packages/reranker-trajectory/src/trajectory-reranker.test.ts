@@ -94,3 +94,34 @@ describe('trainTrajectoryReranker objectives', () => {
     expect(result.val[0]!.hit1).toBeGreaterThanOrEqual(Math.max(...result.val.map((v) => v.hit1)));
   });
 });
+
+describe('trainTrajectoryReranker gate-only examples', () => {
+  const structural = (id: string, bm25: number): Candidate => {
+    const c = candidate(id, 1, bm25);
+    return { ...c, scores: { ...c.scores, structureShare: 1 } };
+  };
+  const relational = Array.from({ length: 40 }, (_, q) => ({
+    candidates: [candidate(`t${q}`, 0, 0.9), structural(`a${q}`, 0.3 + (q % 4) / 20)],
+    answers: [`a${q}`],
+  }));
+  // Text-only queries: the answer is the best text match, no path reached it.
+  const textOnly = Array.from({ length: 20 }, (_, q) => ({
+    candidates: [structural(`s${q}`, 0.2), candidate(`t${q}`, 0, 0.9)],
+    answers: [`t${q}`],
+    gateOnly: true,
+  }));
+
+  it('never shape the trajectory model, only the gate', async () => {
+    const without = await trainTrajectoryReranker(undefined, relational.slice(0, 30), relational.slice(30), {
+      gate: false,
+    });
+    const withText = await trainTrajectoryReranker(
+      undefined,
+      [...relational.slice(0, 30), ...textOnly.slice(0, 15)],
+      [...relational.slice(30), ...textOnly.slice(15)],
+      { gate: false },
+    );
+    expect(withText.model.linear).toEqual(without.model.linear);
+    expect(withText.val).toEqual(without.val);
+  });
+});

@@ -10,14 +10,14 @@ runTraverserSuite({
   create: async () => new MixedTraverser({ combine: 'intersect' }),
 });
 
-describe('MixedTraverser', () => {
-  const skb = toySkb();
-  const context: RetrievalContext = {
-    schema: skb.schema,
-    graph: new InMemoryGraphStore(skb),
-    text: new InMemoryTextIndex(skb.nodes),
-  };
+const skb = toySkb();
+const context: RetrievalContext = {
+  schema: skb.schema,
+  graph: new InMemoryGraphStore(skb),
+  text: new InMemoryTextIndex(skb.nodes),
+};
 
+describe('MixedTraverser', () => {
   it('ranks structural candidates that match the restriction above the rest of the set', async () => {
     const candidates = await new MixedTraverser().doTraverse({
       query: 'Nikon gear for wildlife',
@@ -104,13 +104,6 @@ describe('MixedTraverser', () => {
 });
 
 describe('MixedTraverser list budget', () => {
-  const skb = toySkb();
-  const context: RetrievalContext = {
-    schema: skb.schema,
-    graph: new InMemoryGraphStore(skb),
-    text: new InMemoryTextIndex(skb.nodes),
-  };
-
   it('keeps text matches in a short list even when the structural set alone would fill it', async () => {
     const plan = toyNikonPlan();
     const full = await new MixedTraverser().doTraverse({ query: 'camera', plan, limit: 50, context });

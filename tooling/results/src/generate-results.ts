@@ -79,7 +79,9 @@ test split was run once, for this table.${
 (2,785 and 3,022 queries) are cut to that many; hybrid and definitions are complete.`
     : ''
 }
-Latencies are per query on the machine that ran the table (shared, 2 cores, other jobs running).
+Latencies in these tables are per query with 4 retrievals at once and every stack in one process
+(2-core machine), so they overstate a single query's cost; the speed figures of record come from
+\`apps/cli/bench/stack-latency.ts\` (one stack, sequential, after a warm-up).
 
 Regenerate (after \`weft ingest\` and \`weft train\`):
 

@@ -100,8 +100,8 @@ export function createTrainCommand(
       '<bundle>        the SKB bundle the store was built from',
       '--db <dir>      store directory; the result goes to <dir>/artifacts, replacing an earlier one',
       '--set S         a query set to train on; repeat for several (default: every set with a train split)',
-      '--text-queries N  also train on N text-only queries synthesised from node descriptions (default 0):',
-      '                the stacks learn from them when the text alone should decide',
+      '--text-queries N  text-only queries synthesised from node descriptions (default 200; 0 = none):',
+      '                the route gate learns from them when the text alone should decide',
       '--json          one JSON object: the sets used and each stack’s report',
       '',
       `Trainable stacks: ${
@@ -126,7 +126,7 @@ export function createTrainCommand(
       if (!existsSync(bundle)) throw new UsageError(`bundle not found: ${bundle}`);
       const db = path.resolve(io.cwd, requiredOption(args, 'db'));
       const json = args.values.json === true;
-      const textQueries = Number(args.values['text-queries'] ?? 0);
+      const textQueries = Number(args.values['text-queries'] ?? 200);
       if (!Number.isInteger(textQueries) || textQueries < 0)
         throw new UsageError(`--text-queries must be a whole number ≥ 0, got ${args.values['text-queries']}`);
       const sets = await loadTrainingSets(bundle, listOption(args, 'set'));

@@ -70,15 +70,15 @@ async function ensurePlanner(
  */
 async function collect(
   definition: StackDefinition,
-  sets: readonly (readonly SkbQuery[])[],
+  sets: readonly { readonly queries: readonly SkbQuery[]; readonly gateOnly: boolean }[],
   label: string,
   options: StackTrainOptions,
 ): Promise<RerankExample[]> {
   const retriever = createRetriever({ ...definition, rerankers: [] });
-  const largest = Math.max(1, ...sets.map((s) => s.length));
-  const total = sets.reduce((n, s) => n + s.length, 0);
+  const largest = Math.max(1, ...sets.map((s) => s.queries.length));
+  const total = sets.reduce((n, s) => n + s.queries.length, 0);
   const out: RerankExample[] = [];
-  for (const queries of sets) {
+  for (const { queries, gateOnly } of sets) {
     const weight = largest / Math.max(1, queries.length);
     for (const query of queries) {
       options.abortSignal?.throwIfAborted();
@@ -87,6 +87,7 @@ async function collect(
         candidates: ranking,
         answers: query.answers,
         weight,
+        ...(gateOnly ? { gateOnly } : {}),
         query: query.query,
         ...(trace.plan ? { plan: trace.plan } : {}),
       });
@@ -124,8 +125,15 @@ function mixedStack(name: string, combine: 'sum' | 'intersect', artifact: string
         new SchemaPlanner({ model: planner.model }),
         new TrajectoryReranker({ artifact }),
       );
-      const train = options.sets.map((set) => spread(set.train, rerankTrainPerSet));
-      const val = options.sets.map((set) => spread(set.val, rerankValPerSet));
+      // Text-only sets teach the route gate only (see RerankExample.gateOnly).
+      const train = options.sets.map((set) => ({
+        queries: spread(set.train, rerankTrainPerSet),
+        gateOnly: set.textOnly === true,
+      }));
+      const val = options.sets.map((set) => ({
+        queries: spread(set.val, rerankValPerSet),
+        gateOnly: set.textOnly === true,
+      }));
       const trainExamples = await collect(definition, train, `${name} train`, options);
       const valExamples = await collect(definition, val, `${name} val`, options);
       const result = await trainTrajectoryReranker(context, trainExamples, valExamples, { artifact });
