@@ -37,7 +37,7 @@ export type {
 } from './planner/plan.ts';
 export type { PlannerV1, PlanOptions } from './planner/planner-v1.ts';
 export type { Candidate, HopVia, Trajectory, TrajectoryHop } from './traverser/candidate.ts';
-export type { TraverseOptions, TraverserV1 } from './traverser/traverser-v1.ts';
+export type { PrepareOptions, TraverseOptions, TraverserV1 } from './traverser/traverser-v1.ts';
 export type { RerankerV1, RerankOptions } from './reranker/reranker-v1.ts';
 export type {
   CriticFeedback,

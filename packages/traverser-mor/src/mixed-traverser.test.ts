@@ -121,3 +121,40 @@ describe('MixedTraverser list budget', () => {
     expect(short.some((c) => !((c.scores.structure ?? 0) > 0))).toBe(true);
   });
 });
+
+describe('MixedTraverser.doPrepare', () => {
+  it('starts the global searches before the plan exists, and doTraverse reuses them', async () => {
+    const counted = (): { context: RetrievalContext; calls: () => number } => {
+      const text = new InMemoryTextIndex(skb.nodes);
+      let calls = 0;
+      const search = text.doSearch.bind(text);
+      text.doSearch = (options) => {
+        calls++;
+        return search(options);
+      };
+      return { context: { ...context, text }, calls: () => calls };
+    };
+    const plan = toyNikonPlan();
+    const plain = counted();
+    const expected = await new MixedTraverser().doTraverse({
+      query: 'Nikon gear for wildlife',
+      plan,
+      limit: 10,
+      context: plain.context,
+    });
+    const early = counted();
+    const traverser = new MixedTraverser();
+    traverser.doPrepare({ query: 'Nikon gear for wildlife', limit: 10, context: early.context });
+    const before = early.calls();
+    expect(before).toBeGreaterThan(0);
+    const got = await traverser.doTraverse({
+      query: 'Nikon gear for wildlife',
+      plan,
+      limit: 10,
+      context: early.context,
+    });
+    expect(got).toEqual(expected);
+    // Nothing searched twice: the prepared searches replaced the ones doTraverse would have made.
+    expect(early.calls()).toBe(plain.calls());
+  });
+});

@@ -2,7 +2,9 @@ import { searchVector, toWeftError } from '@weft/core';
 import type {
   Candidate,
   HopVia,
+  IndexHit,
   Plan,
+  PrepareOptions,
   RetrievalContext,
   TrajectoryHop,
   TraverserV1,
@@ -34,6 +36,11 @@ export interface MixedTraverserOptions {
    * anchors, falling back to the union when it is empty (MoR).
    */
   readonly combine?: 'sum' | 'intersect';
+}
+
+interface GlobalSearches {
+  readonly globalSearch: Promise<IndexHit[][]>;
+  readonly denseSearch: Promise<IndexHit[]>;
 }
 
 interface PartialTrajectory {
@@ -80,35 +87,12 @@ export class MixedTraverser implements TraverserV1 {
     const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
     const entries = new Map<string, Entry>();
     const startsOf = this.startsOfAnchors(plan);
-    // The global text and dense searches need only the query: they run while the paths are followed.
+    // The global text and dense searches need only the query: started by doPrepare while the
+    // planner ran, or here, they run while the paths are followed.
     const fillK = Math.max(this.options.fillK ?? limit, 1);
-    const denseK = Math.max(fillK + 8, this.options.denseK ?? 0);
-    // A filter naming every type of the schema keeps everything and only slows the index down.
-    const targetTypes = context.schema.targetTypes;
-    const targetFilter =
-      targetTypes && !context.schema.nodeTypes.every((t) => targetTypes.includes(t.name))
-        ? { nodeTypes: targetTypes }
-        : undefined;
     const hasText = query.trim().length > 0;
-    const globalSearch = hasText
-      ? context.text.doSearch({
-          queries: [query],
-          limit: fillK + 8,
-          ...(targetFilter ? { filter: targetFilter } : {}),
-          ...signal,
-        })
-      : Promise.resolve([[]]);
-    const denseSearch =
-      context.vector && context.embeddingModel && hasText
-        ? this.dense(context, query, {
-            limit: denseK,
-            ...(targetFilter ? { filter: targetFilter } : {}),
-            ...signal,
-          })
-        : Promise.resolve([]);
-    // Awaited below; until then a failure must not count as unhandled.
-    globalSearch.catch(() => undefined);
-    denseSearch.catch(() => undefined);
+    const { globalSearch, denseSearch } =
+      this.takePrepared(query, limit) ?? this.globalSearches(query, limit, context);
     const reachedByPath = await this.followPaths(plan, context, startsOf);
 
     for (const [index, reached] of reachedByPath.entries()) {
@@ -286,6 +270,58 @@ export class MixedTraverser implements TraverserV1 {
     const reserved = Math.min(fill.length, Math.ceil(limit * (this.options.fillShare ?? 0.3)));
     const kept = [...structural.slice(0, limit - reserved), ...fill];
     return kept.slice(0, limit).sort(order);
+  }
+
+  /** Global searches started by doPrepare, per query and limit; taken (and forgotten) by doTraverse. */
+  private readonly prepared = new Map<string, GlobalSearches>();
+
+  doPrepare(options: PrepareOptions): void {
+    const key = `${options.limit}\u0000${options.query}`;
+    if (this.prepared.has(key)) return;
+    this.prepared.set(key, this.globalSearches(options.query, options.limit, options.context));
+    // A prepared query whose traversal never came (a failed planner) must not stay forever.
+    while (this.prepared.size > 64) this.prepared.delete(this.prepared.keys().next().value!);
+  }
+
+  private takePrepared(query: string, limit: number): GlobalSearches | undefined {
+    const key = `${limit}\u0000${query}`;
+    const found = this.prepared.get(key);
+    this.prepared.delete(key);
+    return found;
+  }
+
+  /** The global BM25 fill and the wide dense search on the target types: they need only the query. */
+  private globalSearches(query: string, limit: number, context: RetrievalContext): GlobalSearches {
+    const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
+    const fillK = Math.max(this.options.fillK ?? limit, 1);
+    const denseK = Math.max(fillK + 8, this.options.denseK ?? 0);
+    // A filter naming every type of the schema keeps everything and only slows the index down.
+    const targetTypes = context.schema.targetTypes;
+    const targetFilter =
+      targetTypes && !context.schema.nodeTypes.every((t) => targetTypes.includes(t.name))
+        ? { nodeTypes: targetTypes }
+        : undefined;
+    const hasText = query.trim().length > 0;
+    const globalSearch: Promise<IndexHit[][]> = hasText
+      ? context.text.doSearch({
+          queries: [query],
+          limit: fillK + 8,
+          ...(targetFilter ? { filter: targetFilter } : {}),
+          ...signal,
+        })
+      : Promise.resolve([[]]);
+    const denseSearch: Promise<IndexHit[]> =
+      context.vector && context.embeddingModel && hasText
+        ? this.dense(context, query, {
+            limit: denseK,
+            ...(targetFilter ? { filter: targetFilter } : {}),
+            ...signal,
+          })
+        : Promise.resolve([]);
+    // Awaited later; until then a failure must not count as unhandled.
+    globalSearch.catch(() => undefined);
+    denseSearch.catch(() => undefined);
+    return { globalSearch, denseSearch };
   }
 
   /**

@@ -170,6 +170,14 @@ export function renderExplanation(
         `  ${s.kind} ${s.name}${trace.rounds > 1 ? ` (round ${s.round})` : ''}: ${fixed(s.durationMs, 1)} ms${s.llmCalls ? `, ${s.llmCalls} LLM calls` : ''}${s.error ? `, FAILED ${s.error.code}: ${s.error.message}` : ''}`,
     ),
   );
+  const route = result.ranking[0]?.scores.routeStructure;
+  if (route !== undefined) {
+    lines.push(
+      route < 0.5
+        ? `Route: text — the gate puts P(trajectory ranking wins) at ${fixed(route, 2)}, so the plain text ranking (BM25, then dense) is returned`
+        : `Route: trajectories — the gate puts P(trajectory ranking wins) at ${fixed(route, 2)}`,
+    );
+  }
   if (trace.feedback.length > 0) {
     lines.push('Critic feedback:', ...trace.feedback.map((f) => `  ${f.kind}: ${f.message}`));
   }

@@ -32,6 +32,40 @@ const candidate = (id: string, score: number, type = 'product'): Candidate => ({
 const plan = (query: string): Plan => ({ ...emptyPlan(query, skb.schema), confidence: 0.5 });
 
 describe('createRetriever', () => {
+  it('lets traversers prepare with the query before the planner runs, and survives a throwing doPrepare', async () => {
+    const events: string[] = [];
+    const planner = new MockPlanner({
+      doPlan: ({ query }) => {
+        events.push('plan');
+        return plan(query);
+      },
+    });
+    const preparing = new MockTraverser({ doTraverse: [[candidate('p:d850', 1)]] });
+    const prepared: { query: string; limit: number }[] = [];
+    Object.assign(preparing, {
+      doPrepare: ({ query, limit }: { query: string; limit: number }) => {
+        events.push('prepare');
+        prepared.push({ query, limit });
+      },
+    });
+    const throwing = new MockTraverser({ doTraverse: [[candidate('p:q2', 1)]] });
+    Object.assign(throwing, {
+      doPrepare: () => {
+        throw new Error('not ready');
+      },
+    });
+    const retriever = createRetriever({
+      name: 't',
+      context: baseContext(),
+      planner,
+      traversers: [preparing, throwing],
+    });
+    const result = await retrieve(retriever, { query: 'nikon dslr', limit: 5 });
+    expect(events).toEqual(['prepare', 'plan']);
+    expect(prepared).toEqual([{ query: 'nikon dslr', limit: 100 }]);
+    expect(result.ranking.map((c) => c.id).sort()).toEqual(['p:d850', 'p:q2']);
+  });
+
   it('runs planner → traverser → reranker, dedupes, drops non-target types and records a trace', async () => {
     const planner = new MockPlanner({ doPlan: ({ query }) => plan(query) });
     const traverser = new MockTraverser({

@@ -151,6 +151,22 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
         if (expansion) query = expansion.query;
       }
 
+      // Query-only work of the traversers (global searches) overlaps with planning.
+      for (const traverser of stack.traversers) {
+        try {
+          traverser.doPrepare?.({
+            query,
+            limit: candidateLimit,
+            context: {
+              ...stack.context,
+              ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+            },
+          });
+        } catch {
+          // Preparation is an optimisation: doTraverse does the work itself when it failed.
+        }
+      }
+
       const feedback: CriticFeedback[] = [];
       let plan: Plan | undefined;
       let ranking: Candidate[] = [];

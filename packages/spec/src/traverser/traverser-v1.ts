@@ -10,6 +10,13 @@ export interface TraverseOptions {
   readonly context: RetrievalContext;
 }
 
+/** What a traverser knows before the plan exists. */
+export interface PrepareOptions {
+  readonly query: string;
+  readonly limit: number;
+  readonly context: RetrievalContext;
+}
+
 /**
  * Finds candidates for a plan: by traversal, grounding, or plain search. Candidates are distinct,
  * best first, and each carries the trajectories that reached it.
@@ -17,5 +24,11 @@ export interface TraverseOptions {
 export interface TraverserV1 {
   readonly specificationVersion: 'v1';
   readonly name: string;
+  /**
+   * Optional: called with the query before planning starts, so work that needs only the query
+   * (global text or dense searches) runs while the planner does. It must not throw and must not wait;
+   * `doTraverse` for the same query and limit may then use what it started.
+   */
+  doPrepare?(options: PrepareOptions): void;
   doTraverse(options: TraverseOptions): Promise<Candidate[]>;
 }
