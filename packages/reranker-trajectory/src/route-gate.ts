@@ -46,6 +46,37 @@ export function trajectoryOrder(
     .map((e) => e.i);
 }
 
+/** How the gate's probability is used: pick one ranking, or mix their ranks by it. */
+export type RouteMode = 'switch' | 'blend';
+
+/**
+ * The final order of the candidates. Without a gate probability: the trajectory order. `switch`:
+ * the text order when P(trajectory wins) < 0.5. `blend`: a reciprocal-rank mix of both orders
+ * weighted by that probability, so an uncertain gate keeps the top of both lists near the top.
+ */
+export function routedOrder(
+  candidates: readonly Candidate[],
+  scores: readonly number[],
+  structureFirst: boolean,
+  route: number | undefined,
+  mode: RouteMode,
+): number[] {
+  const byTrajectory = trajectoryOrder(candidates, scores, structureFirst);
+  if (route === undefined) return byTrajectory;
+  const byText = textOrder(candidates);
+  if (mode === 'switch') return route < 0.5 ? byText : byTrajectory;
+  const k = 5;
+  const mixed = new Array<number>(candidates.length).fill(0);
+  byTrajectory.forEach((i, r) => {
+    mixed[i]! += route / (k + r);
+  });
+  byText.forEach((i, r) => {
+    mixed[i]! += (1 - route) / (k + r);
+  });
+  const position = new Map(byTrajectory.map((i, r) => [i, r]));
+  return [...byTrajectory].sort((a, b) => mixed[b]! - mixed[a]! || position.get(a)! - position.get(b)!);
+}
+
 /** One row of gate features; `scores` are the trajectory scores of the candidates. */
 export function gateRow(
   query: string,

@@ -1,6 +1,13 @@
 import type { Candidate, Plan, RetrievalContext } from '@weft/spec';
 import { fitLogistic, type LinearModel, linearScore, sigmoid } from './logistic-regression.ts';
-import { gateFeatures, gateRow, textOrder, trajectoryOrder } from './route-gate.ts';
+import {
+  gateFeatures,
+  gateRow,
+  type RouteMode,
+  routedOrder,
+  textOrder,
+  trajectoryOrder,
+} from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
 import { type TrajectoryRerankerModel, trajectoryRerankerArtifact } from './trajectory-reranker.ts';
 
@@ -54,6 +61,8 @@ export interface TrainTrajectoryRerankerResult {
   /** Val figures of the chosen model with and without the route gate, and whether it was kept. */
   readonly gate?: {
     readonly kept: boolean;
+    readonly mode: RouteMode;
+    readonly withoutGate: { readonly hit1: number; readonly mrr: number };
     readonly hit1: number;
     readonly mrr: number;
     readonly textRoute: number;
@@ -130,6 +139,7 @@ function evaluate(
   examples: readonly RerankExample[],
   structureFirst: boolean,
   gate?: LinearModel,
+  mode: RouteMode = 'switch',
 ): { hit1: number; mrr: number; textRoute: number } {
   let hit1 = 0;
   let mrr = 0;
@@ -138,15 +148,15 @@ function evaluate(
   for (const example of examples) {
     const weight = example.weight ?? 1;
     total += weight;
-    const ranks = ranksOf(linear, example, structureFirst);
-    const useText =
-      gate !== undefined &&
-      example.plan !== undefined &&
-      sigmoid(
-        linearScore(gate, gateRow(example.query ?? '', example.plan, example.candidates, ranks.scores)),
-      ) < 0.5;
-    if (useText) textRoute += weight;
-    const first = useText ? ranks.text : ranks.model;
+    const gold = new Set(example.answers);
+    const scores = featureRows(example.candidates).map((x) => linearScore(linear, x));
+    const route =
+      gate !== undefined && example.plan !== undefined
+        ? sigmoid(linearScore(gate, gateRow(example.query ?? '', example.plan, example.candidates, scores)))
+        : undefined;
+    if (route !== undefined && route < 0.5) textRoute += weight;
+    const order = routedOrder(example.candidates, scores, structureFirst, route, mode);
+    const first = order.findIndex((i) => gold.has(example.candidates[i]!.id));
     if (first === 0) hit1 += weight;
     mrr += weight * reciprocal(first);
   }
@@ -231,10 +241,16 @@ export async function trainTrajectoryReranker(
             }),
           chosen.structureFirst,
         );
-  // The gate is kept only when it helps on val (gate-only queries included).
+  // The gate is kept only when it helps on val (gate-only queries included), used the way that
+  // helps most: switching between the two rankings, or blending them by its probability.
   const gateVal = val.length > 0 ? val : train;
-  const gated = gate ? evaluate(chosen.linear, gateVal, chosen.structureFirst, gate) : undefined;
   const ungated = evaluate(chosen.linear, gateVal, chosen.structureFirst);
+  const modes = gate
+    ? (['switch', 'blend'] as const)
+        .map((mode) => ({ mode, ...evaluate(chosen.linear, gateVal, chosen.structureFirst, gate, mode) }))
+        .sort((a, b) => b.hit1 - a.hit1 || b.mrr - a.mrr)
+    : [];
+  const gated = modes[0];
   const keep =
     gated !== undefined &&
     (gated.hit1 > ungated.hit1 || (gated.hit1 === ungated.hit1 && gated.mrr > ungated.mrr));
@@ -242,7 +258,7 @@ export async function trainTrajectoryReranker(
     version: 1,
     linear: chosen.linear,
     ...(chosen.structureFirst ? { structureFirst: true } : {}),
-    ...(keep && gate ? { gate } : {}),
+    ...(keep && gate ? { gate, route: gated.mode } : {}),
   };
   await context?.artifacts?.put(options.artifact ?? trajectoryRerankerArtifact, model);
   return {
@@ -254,6 +270,17 @@ export async function trainTrajectoryReranker(
       hit1,
       mrr,
     })),
-    ...(gated ? { gate: { kept: keep, hit1: gated.hit1, mrr: gated.mrr, textRoute: gated.textRoute } } : {}),
+    ...(gated
+      ? {
+          gate: {
+            kept: keep,
+            mode: gated.mode,
+            hit1: gated.hit1,
+            mrr: gated.mrr,
+            textRoute: gated.textRoute,
+            withoutGate: { hit1: ungated.hit1, mrr: ungated.mrr },
+          },
+        }
+      : {}),
   };
 }

@@ -1,6 +1,6 @@
 import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
 import { type LinearModel, linearScore, sigmoid } from './logistic-regression.ts';
-import { gateFeatures, gateRow, textOrder, trajectoryOrder } from './route-gate.ts';
+import { gateFeatures, gateRow, type RouteMode, routedOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
 
 export const trajectoryRerankerArtifact = 'reranker-trajectory.model';
@@ -15,6 +15,8 @@ export interface TrajectoryRerankerModel {
   readonly gate?: LinearModel;
   /** Under the structure route, candidates reached by a planned path come first (chosen on val). */
   readonly structureFirst?: boolean;
+  /** How the gate is used (default `switch`); see `routedOrder`. */
+  readonly route?: RouteMode;
 }
 
 export interface TrajectoryRerankerOptions {
@@ -113,18 +115,19 @@ export class TrajectoryReranker implements RerankerV1 {
       ? sigmoid(linearScore(model.gate, gateRow(options.query, options.plan, options.candidates, trajectory)))
       : 1;
     const structureFirst = model?.structureFirst ?? false;
-    const order =
-      route < 0.5
-        ? textOrder(options.candidates)
-        : structureFirst
-          ? trajectoryOrder(options.candidates, trajectory, true)
-          : undefined;
-    const rank = new Map(order?.map((i, r) => [i, r]));
+    const order = routedOrder(
+      options.candidates,
+      trajectory,
+      structureFirst,
+      model?.gate ? route : undefined,
+      model?.route ?? 'switch',
+    );
+    const rank = new Map(order.map((i, r) => [i, r]));
     const scored = options.candidates.map((candidate, i) => ({
       candidate,
       trajectory: trajectory[i]!,
-      // A text or tiered order is scored by position, so scores agree with the order.
-      score: order ? options.candidates.length - rank.get(i)! : trajectory[i]!,
+      // The score is the position in the routed order, so scores agree with the order.
+      score: options.candidates.length - rank.get(i)!,
       index: i,
     }));
     scored.sort((a, b) => b.score - a.score || a.index - b.index);

@@ -139,7 +139,7 @@ function mixedStack(name: string, combine: 'sum' | 'intersect', artifact: string
       const result = await trainTrajectoryReranker(context, trainExamples, valExamples, { artifact });
       const best = result.val[0]!;
       const gate = result.gate
-        ? `; route gate ${result.gate.kept ? 'kept' : 'dropped'} (val Hit@1 ${result.gate.hit1.toFixed(1)}, text route ${result.gate.textRoute.toFixed(0)}%)`
+        ? `; route gate ${result.gate.kept ? `kept (${result.gate.mode})` : 'dropped'} (val Hit@1 ${result.gate.hit1.toFixed(1)} vs ${result.gate.withoutGate.hit1.toFixed(1)} without, text route ${result.gate.textRoute.toFixed(0)}%)`
         : '';
       return {
         summary: `${planner.summary}; reranker fitted on ${trainExamples.length} queries, val Hit@1 ${best.hit1.toFixed(1)} MRR ${best.mrr.toFixed(1)} (${best.objective}, l2 ${best.l2}${best.structureFirst ? ', structure first' : ''})${gate}`,
