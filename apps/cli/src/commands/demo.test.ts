@@ -15,8 +15,9 @@ afterEach(async () => {
 });
 
 describe('weft demo', () => {
-  it('ingests when the store is missing, runs example queries with explanations and evaluates bm25 against the default stack', async () => {
+  it('ingests and trains when the store is missing or untrained, runs example queries with explanations and evaluates bm25 against the default stack', async () => {
     const ingested: string[] = [];
+    const trainedOn: string[] = [];
     const db = path.join(workspace.root, 'demo-store');
     const command = createDemoCommand({
       openStore: toyOpener().open,
@@ -26,12 +27,19 @@ describe('weft demo', () => {
         await mkdir(directory, { recursive: true });
         await writeFile(path.join(directory, 'store.json'), '{}');
       },
+      train: async (bundle, directory) => {
+        trainedOn.push(bundle);
+        const { mkdir } = await import('node:fs/promises');
+        await mkdir(path.join(directory, 'artifacts'), { recursive: true });
+        await writeFile(path.join(directory, 'artifacts', 'model.json'), '{}');
+      },
     });
     const c = captureIo();
     expect(
       await runCli(['demo', '--db', db, '--bundle', workspace.bundle, '--set', 'toy'], c.io, [command]),
     ).toBe(0);
     expect(ingested).toEqual([workspace.bundle]);
+    expect(trainedOn).toEqual([workspace.bundle]);
     const out = c.out();
     expect(out).toContain('Store: ');
     expect(out).toMatch(/=== weft query ".+" --stack \S+ --limit 5 --explain/);
@@ -47,6 +55,7 @@ describe('weft demo', () => {
       ]),
     ).toBe(0);
     expect(ingested).toHaveLength(1);
+    expect(trainedOn).toHaveLength(1);
     const summary = JSON.parse(again.out());
     expect(summary.examples).toHaveLength(3);
     expect(summary.evaluation.stacks[0].stack).toBe('bm25');

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,36 +36,46 @@ export const demoQueries = [
 export interface DemoDeps extends CommandDeps {
   /** Builds the store (runs `weft ingest <bundle> --db <dir>`); injectable for tests. */
   readonly ingest?: (bundle: string, directory: string, stderr: NodeJS.WritableStream) => Promise<void>;
+  /** Fits the stacks (runs `weft train <bundle> --db <dir>`); injectable for tests. */
+  readonly train?: (bundle: string, directory: string, stderr: NodeJS.WritableStream) => Promise<void>;
 }
 
-async function ingestWithCommand(
+/** Runs another weft command with its report on stderr, so that the demo's stdout stays its own. */
+async function runCommand(
+  name: 'ingest' | 'train',
   bundle: string,
   directory: string,
   stderr: NodeJS.WritableStream,
 ): Promise<void> {
   const { commands } = await import('./index.ts');
-  const ingest = commands.find((command) => command.name === 'ingest');
-  if (!ingest)
-    throw new WeftError({ code: 'WEFT_UNSUPPORTED', message: 'this build of weft has no ingest command' });
-  // The ingest report goes to stderr so that the demo's stdout stays its own.
-  const code = await ingest.run(
+  const command = commands.find((c) => c.name === name);
+  if (!command)
+    throw new WeftError({ code: 'WEFT_UNSUPPORTED', message: `this build of weft has no ${name} command` });
+  const code = await command.run(
     { positionals: [bundle], values: { db: directory } },
     { stdout: stderr, stderr, cwd: process.cwd() },
   );
   if (code !== 0)
     throw new WeftError({
       code: 'WEFT_STORE_FAILED',
-      message: `weft ingest ${bundle} --db ${directory} exited with ${code}`,
+      message: `weft ${name} ${bundle} --db ${directory} exited with ${code}`,
     });
+}
+
+/** Whether `weft train` has fitted anything into the store yet. */
+function trained(directory: string): boolean {
+  const artifacts = path.join(directory, 'artifacts');
+  return existsSync(artifacts) && readdirSync(artifacts).some((file) => file.endsWith('.json'));
 }
 
 export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
   return {
     name: 'demo',
-    summary: 'Run the WordNet demo: ingest if needed, example queries with explanations, a small evaluation',
+    summary:
+      'Run the WordNet demo: ingest and train if needed, example queries with explanations, a small evaluation',
     usage: 'weft demo [--db <dir>] [--bundle <dir>] [--set hybrid] [--json]',
     details: [
-      '--db <dir>       store directory (default <repo>/.weft/wordnet, built on first run)',
+      '--db <dir>       store directory (default <repo>/.weft/wordnet, built and trained on first run)',
       '--bundle <dir>   WordNet bundle (default $WEFT_SHARED/datasets/wordnet or ../shared/datasets/wordnet)',
       '--set <name>     query set evaluated on its test split (default hybrid)',
       '--json           one JSON object: the example results and the evaluation summary',
@@ -94,7 +104,11 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
       if (!existsSync(path.join(db, 'store.json'))) {
         io.stderr.write(`Building the WordNet store in ${db} (first run only)…\n`);
         await mkdir(path.dirname(db), { recursive: true });
-        await (deps.ingest ?? ingestWithCommand)(bundle, db, io.stderr);
+        await (deps.ingest ?? ((b, d, e) => runCommand('ingest', b, d, e)))(bundle, db, io.stderr);
+      }
+      if (!trained(db)) {
+        io.stderr.write(`Training the default stack on the bundle's train queries (first run only)…\n`);
+        await (deps.train ?? ((b, d, e) => runCommand('train', b, d, e)))(bundle, db, io.stderr);
       }
       const store = await deps.openStore(db);
       try {
