@@ -6,8 +6,8 @@ import type {
   EmbeddingModelV4Result,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import { WeftError } from '@weft/core';
-import { randomizedSvd, seededRandom, toCsr } from './randomized-svd.ts';
+import { seededRandom, WeftError } from '@weft/core';
+import { randomizedSvd, toCsr } from './randomized-svd.ts';
 import { type TfidfOptions, type TfidfState, TfidfVectorizer } from './tfidf-vectorizer.ts';
 
 export interface LocalEmbedderOptions extends Partial<TfidfOptions> {

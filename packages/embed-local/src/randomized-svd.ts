@@ -1,3 +1,4 @@
+import { seededRandom } from '@weft/core';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import type { SparseVector } from './tfidf-vectorizer.ts';
 
@@ -21,18 +22,6 @@ export function toCsr(rows: readonly SparseVector[], columns: number): CsrMatrix
     values.set(row.values, rowStart[r]!);
   });
   return { rows: rows.length, columns, rowStart, columnIndex, values };
-}
-
-/** mulberry32: small, fast, seeded, so the same corpus always gives the same model. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface RandomizedSvdOptions {

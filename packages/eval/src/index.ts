@@ -15,7 +15,6 @@ export {
   type PairedDifference,
   pairedBootstrap,
   quantileSorted,
-  seededRandom,
 } from './paired-bootstrap.ts';
 export {
   distinctRanking,

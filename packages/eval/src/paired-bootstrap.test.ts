@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pairedBootstrap, quantileSorted, seededRandom } from './paired-bootstrap.ts';
+import { seededRandom } from '@weft/core';
+import { pairedBootstrap, quantileSorted } from './paired-bootstrap.ts';
 
 describe('pairedBootstrap', () => {
   it('is deterministic for a seed and changes with it', () => {

@@ -1,3 +1,4 @@
+import { seededRandom } from '@weft/core';
 export interface PairedBootstrapOptions {
   /** Resamples (default 2000). */
   readonly resamples?: number;
@@ -17,18 +18,6 @@ export interface PairedDifference {
   readonly n: number;
   /** True when the interval excludes 0: the difference is beyond resampling noise. */
   readonly significant: boolean;
-}
-
-/** Mulberry32: tiny, fast and good enough to resample query indices reproducibly. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

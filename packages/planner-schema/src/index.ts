@@ -7,7 +7,6 @@ export {
   linkQuery,
   type Span,
 } from './hypotheses.ts';
-export { fitLogistic, type LinearModel, linearScore, sigmoid } from './logistic-regression.ts';
 export {
   type MetapathHop,
   type MetapathKey,

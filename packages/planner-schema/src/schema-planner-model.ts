@@ -1,4 +1,4 @@
-import type { LinearModel } from './logistic-regression.ts';
+import type { LinearModel } from '@weft/core';
 import type { MetapathKey } from './metapath.ts';
 import type { NaiveBayesModel } from './naive-bayes.ts';
 

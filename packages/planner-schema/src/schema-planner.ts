@@ -1,4 +1,4 @@
-import { emptyPlan } from '@weft/core';
+import { emptyPlan, linearScore, sigmoid } from '@weft/core';
 import type {
   Anchor,
   Plan,
@@ -19,7 +19,6 @@ import {
   hypothesisFeatures,
   relationScores,
 } from './hypothesis-features.ts';
-import { linearScore, sigmoid } from './logistic-regression.ts';
 import { oneHopMetapaths, toPlanHops } from './metapath.ts';
 import { predictNaiveBayes } from './naive-bayes.ts';
 import { queryWords, singularForms, stopwords, tokens as toTokens } from './query-text.ts';

@@ -1,7 +1,7 @@
+import { fitLogistic } from '@weft/core';
 import type { RetrievalContext, SkbQuery } from '@weft/spec';
 import { type Linking, type LinkingOptions, linkQuery } from './hypotheses.ts';
 import { buildHypotheses, hypothesisFeatures } from './hypothesis-features.ts';
-import { fitLogistic } from './logistic-regression.ts';
 import { type MetapathKey, metapathKey } from './metapath.ts';
 import { fitNaiveBayes, type NaiveBayesModel, predictNaiveBayes } from './naive-bayes.ts';
 import { tokens as toTokens } from './query-text.ts';

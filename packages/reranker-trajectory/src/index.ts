@@ -1,4 +1,3 @@
-export { fitLogistic, type LinearModel, linearScore } from './logistic-regression.ts';
 export {
   type RerankExample,
   type TrainTrajectoryRerankerOptions,

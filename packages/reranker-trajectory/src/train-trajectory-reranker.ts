@@ -1,5 +1,5 @@
+import { fitLogistic, type LinearModel, linearScore, sigmoid } from '@weft/core';
 import type { Candidate, Plan, RetrievalContext } from '@weft/spec';
-import { fitLogistic, type LinearModel, linearScore, sigmoid } from './logistic-regression.ts';
 import {
   gateFeatures,
   gateRow,
@@ -73,15 +73,21 @@ export type RerankObjective = 'pointwise' | 'pairwise';
 
 type Row = { x: number[]; y: 0 | 1; weight: number };
 
-function rowsOf(examples: readonly RerankExample[], negatives: number): Row[] {
-  const rows: Row[] = [];
+/** Per example with an answer among its candidates: the features, the best-placed answer, the rest. */
+function* labelled(examples: readonly RerankExample[]) {
   for (const example of examples) {
     const gold = new Set(example.answers);
-    const features = featureRows(example.candidates);
     const positive = example.candidates.findIndex((c) => gold.has(c.id));
     if (positive < 0) continue;
-    // One positive (the best placed) against negatives spread over the list, hard ones first.
     const others = example.candidates.map((c, i) => (gold.has(c.id) ? -1 : i)).filter((i) => i >= 0);
+    yield { example, features: featureRows(example.candidates), positive, others };
+  }
+}
+
+function rowsOf(examples: readonly RerankExample[], negatives: number): Row[] {
+  const rows: Row[] = [];
+  for (const { example, features, positive, others } of labelled(examples)) {
+    // One positive (the best placed) against negatives spread over the list, hard ones first.
     const hard = others.slice(0, Math.ceil(negatives / 2));
     const rest = others.slice(hard.length);
     const step = Math.max(1, Math.floor(rest.length / Math.max(1, negatives - hard.length)));
@@ -100,13 +106,8 @@ function rowsOf(examples: readonly RerankExample[], negatives: number): Row[] {
  */
 function pairRowsOf(examples: readonly RerankExample[], negatives: number): Row[] {
   const rows: Row[] = [];
-  for (const example of examples) {
-    const gold = new Set(example.answers);
-    const features = featureRows(example.candidates);
-    const positive = example.candidates.findIndex((c) => gold.has(c.id));
-    if (positive < 0) continue;
+  for (const { example, features, positive, others } of labelled(examples)) {
     const p = features[positive]!;
-    const others = example.candidates.map((c, i) => (gold.has(c.id) ? -1 : i)).filter((i) => i >= 0);
     for (const i of others.slice(0, negatives)) {
       const diff = p.map((v, f) => v - features[i]![f]!);
       const weight = example.weight ?? 1;

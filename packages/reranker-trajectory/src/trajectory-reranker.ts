@@ -1,5 +1,5 @@
+import { type LinearModel, linearScore, sigmoid } from '@weft/core';
 import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
-import { type LinearModel, linearScore, sigmoid } from './logistic-regression.ts';
 import { gateFeatures, gateRow, type RouteMode, routedOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
 

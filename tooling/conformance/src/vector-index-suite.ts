@@ -1,3 +1,4 @@
+import { seededRandom } from '@weft/core';
 import { toySkb, type VectorRecord } from '@weft/core/test';
 import type { VectorIndexV1 } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,14 +15,8 @@ export interface VectorIndexSuiteOptions {
 
 /** Deterministic pseudo-random unit-ish vectors (mulberry32), one per toy node. */
 export function toyVectors(dimensions: number, seed = 7): VectorRecord[] {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const next = seededRandom(seed);
+  const random = () => next() - 0.5;
   return toySkb().nodes.map((node) => ({
     id: node.id,
     type: node.type,

@@ -1,17 +1,9 @@
 import type { SkbSchema } from '@weft/spec';
 import { BundleWriter } from '@weft/skb';
+import { seededRandom } from '@weft/core';
 
-/** mulberry32: small, fast, seeded; the same seed always writes the same bundle. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded: the same seed always writes the same bundle. */
+const random = seededRandom;
 
 export const syntheticSchema: SkbSchema = {
   name: 'synthetic-scholar',
