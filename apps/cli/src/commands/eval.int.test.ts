@@ -70,4 +70,33 @@ describe('weft eval and weft query on WordNet', () => {
     expect(c.out()).toMatch(/1\. .+ \(noun\.\w+\) \[wn:\d{8}-n\]/);
     expect(c.out()).toMatch(/via .+ ‹text \d/);
   }, 120_000);
+
+  it('query --explain with the default stack shows anchors, metapaths and the paths behind the results', async () => {
+    // Untrained store: the planner and reranker use their fixed weights; the explanation is the same.
+    const c = captureIo();
+    const code = await runCli(
+      [
+        'query',
+        'Which type of headache is severe, keeps coming back, and affects women more often than men?',
+        '--db',
+        db,
+        '--limit',
+        '10',
+        '--explain',
+      ],
+      c.io,
+      commands,
+    );
+    expect(c.err()).toBe('');
+    expect(code).toBe(0);
+    const out = c.out();
+    expect(out).toContain('Stack: default');
+    expect(out).toMatch(/anchors:\n\s+“headache” \(confidence [\d.]+\) → headache \[wn:14326607-n\]/);
+    expect(out).toMatch(/paths:\n\s+\[0\] ".+" \([\w.]+\) (—\w+→|←\w+—)/);
+    expect(out).toMatch(/0 LLM calls/);
+    // Migraine, a kind of headache, is reached from the anchor through the hypernym edge.
+    expect(out).toMatch(
+      /migraine \(noun\.state\) \[wn:14327707-n\][^\n]*\n\s+via headache \(noun\.state\) ‹anchor [\d.]+› ←hypernym— migraine/,
+    );
+  }, 120_000);
 });
