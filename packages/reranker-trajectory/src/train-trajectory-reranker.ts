@@ -176,7 +176,7 @@ function fitGate(
   structureFirst: boolean,
 ): LinearModel | undefined {
   const usable = train.filter((e) => e.plan !== undefined && e.query !== undefined);
-  const rows: { x: number[]; y: 0 | 1; weight: number }[] = [];
+  const rows: Row[] = [];
   for (let fold = 0; fold < 2; fold++) {
     const inner = fit(usable.filter((e, i) => i % 2 !== fold && !e.gateOnly));
     usable.forEach((example, i) => {

@@ -10,7 +10,8 @@ export interface TrajectoryRerankerModel {
   readonly linear: LinearModel;
   /**
    * The route gate over `gateFeatures`: P(the trajectory ranking beats the text ranking) for a
-   * query. Below 0.5 the text ranking is returned. Absent when it did not help on val.
+   * query — with `route: 'switch'` the text ranking is returned below 0.5, with `'blend'` the two
+   * rankings are mixed by it. Absent when it did not help on val.
    */
   readonly gate?: LinearModel;
   /** Under the structure route, candidates reached by a planned path come first (chosen on val). */
@@ -110,7 +111,7 @@ export class TrajectoryReranker implements RerankerV1 {
         : trajectoryFeatures.reduce((z, name, f) => z + fixedWeights[name] * x[f]!, 0);
       return Number.isFinite(score) ? score : Number.NEGATIVE_INFINITY;
     });
-    // The route gate: when the plan looks unreliable for this query, the text ranking is returned.
+    // The route gate: the less reliable the plan looks for this query, the more the text ranking counts.
     const route = model?.gate
       ? sigmoid(linearScore(model.gate, gateRow(options.query, options.plan, options.candidates, trajectory)))
       : 1;

@@ -24,7 +24,7 @@ export interface MixedTraverserOptions {
   readonly fillK?: number;
   /** Share of the returned list kept for text/dense fill candidates when there are enough (default 0.3). */
   readonly fillShare?: number;
-  /** Dense top-N whose scores also score the structural set (default 200). */
+  /** Dense top-N; its scores also score the structural set where it reaches (default and minimum: fillK + 8). */
   readonly denseK?: number;
   /** Start from anchor candidates scoring at least this fraction of the best (default 0.6) ... */
   readonly startRatio?: number;
