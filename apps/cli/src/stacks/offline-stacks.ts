@@ -142,7 +142,7 @@ function mixedStack(name: string, combine: 'sum' | 'intersect', artifact: string
         ? `; route gate ${result.gate.kept ? `kept (${result.gate.mode})` : 'dropped'} (val Hit@1 ${result.gate.hit1.toFixed(1)} vs ${result.gate.withoutGate.hit1.toFixed(1)} without, text route ${result.gate.textRoute.toFixed(0)}%)`
         : '';
       return {
-        summary: `${planner.summary}; reranker fitted on ${trainExamples.length} queries, val Hit@1 ${best.hit1.toFixed(1)} MRR ${best.mrr.toFixed(1)} (${best.objective}, l2 ${best.l2}${best.structureFirst ? ', structure first' : ''})${gate}`,
+        summary: `${planner.summary}; reranker fitted on ${trainExamples.filter((e) => !e.gateOnly).length} queries (+${trainExamples.filter((e) => e.gateOnly).length} gate-only), val Hit@1 ${best.hit1.toFixed(1)} MRR ${best.mrr.toFixed(1)} (${best.objective}, l2 ${best.l2}${best.structureFirst ? ', structure first' : ''})${gate}`,
         details: {
           planner: { metapaths: planner.model.metapaths.length },
           reranker: result.val,
