@@ -1,4 +1,4 @@
-import type { Plan, SkbSchema } from '@weft/spec';
+import type { Candidate, IndexHit, Plan, RetrievalContext, SkbSchema } from '@weft/spec';
 
 /**
  * The node types a search should cover: the plan's target types when it names some, else the
@@ -34,4 +34,53 @@ export async function nodeTypes(
   if (ids.length === 0) return [];
   const nodes = await graph.doGetNodes(ids, abortSignal ? { abortSignal } : undefined);
   return nodes.map((node) => node?.type);
+}
+
+/**
+ * Search hits as one-hop candidates (`via` text or vector), typed when one type was searched or
+ * `resolveTypes` asks for a graph look-up; the hit's score is kept under `scoreName`.
+ */
+export async function hitCandidates(
+  hits: readonly IndexHit[],
+  options: {
+    readonly types: readonly string[] | undefined;
+    readonly resolveTypes: boolean;
+    readonly context: RetrievalContext;
+    readonly via: 'text' | 'vector';
+    readonly scoreName: string;
+    readonly source: string;
+  },
+): Promise<Candidate[]> {
+  const { types, context, via } = options;
+  const resolved =
+    !options.resolveTypes && types?.length !== 1
+      ? hits.map(() => undefined)
+      : await nodeTypes(
+          hits.map((hit) => hit.id),
+          types,
+          context.graph,
+          context.abortSignal,
+        );
+  return hits.map((hit, i) => {
+    const type = resolved[i];
+    return {
+      id: hit.id,
+      ...(type === undefined ? {} : { type }),
+      score: hit.score,
+      scores: { [options.scoreName]: hit.score },
+      trajectories: [
+        {
+          hops: [
+            {
+              node: hit.id,
+              ...(type === undefined ? {} : { nodeType: type }),
+              ...(via === 'text' ? { textScore: hit.score } : {}),
+              via,
+            },
+          ],
+        },
+      ],
+      source: options.source,
+    };
+  });
 }

@@ -1,6 +1,6 @@
 import { searchText } from '@weft/core';
 import type { Candidate, TraverseOptions, TraverserV1 } from '@weft/spec';
-import { nodeTypes, searchTypes } from './target-types.ts';
+import { hitCandidates, searchTypes } from './target-types.ts';
 
 export interface TextSearchTraverserOptions {
   /** Shown in traces (default `'text-search'`). */
@@ -36,36 +36,13 @@ export class TextSearchTraverser implements TraverserV1 {
       ...(types ? { filter: { nodeTypes: types } } : {}),
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
-    const resolved =
-      this.options.resolveTypes !== true && types?.length !== 1
-        ? hits.map(() => undefined)
-        : await nodeTypes(
-            hits.map((hit) => hit.id),
-            types,
-            context.graph,
-            context.abortSignal,
-          );
-    return hits.map((hit, i) => {
-      const type = resolved[i];
-      return {
-        id: hit.id,
-        ...(type === undefined ? {} : { type }),
-        score: hit.score,
-        scores: { bm25: hit.score },
-        trajectories: [
-          {
-            hops: [
-              {
-                node: hit.id,
-                ...(type === undefined ? {} : { nodeType: type }),
-                textScore: hit.score,
-                via: 'text',
-              },
-            ],
-          },
-        ],
-        source: this.name,
-      };
+    return hitCandidates(hits, {
+      types,
+      resolveTypes: this.options.resolveTypes === true,
+      context,
+      via: 'text',
+      scoreName: 'bm25',
+      source: this.name,
     });
   }
 }

@@ -1,7 +1,7 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import { searchVector, WeftError } from '@weft/core';
 import type { Candidate, TraverseOptions, TraverserV1, VectorIndexV1 } from '@weft/spec';
-import { nodeTypes, searchTypes } from './target-types.ts';
+import { hitCandidates, searchTypes } from './target-types.ts';
 
 export interface VectorSearchTraverserOptions {
   /** Shown in traces (default `'vector-search'`). */
@@ -48,27 +48,13 @@ export class VectorSearchTraverser implements TraverserV1 {
       ...(types ? { filter: { nodeTypes: types } } : {}),
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
-    const resolved =
-      this.options.resolveTypes !== true && types?.length !== 1
-        ? hits.map(() => undefined)
-        : await nodeTypes(
-            hits.map((hit) => hit.id),
-            types,
-            context.graph,
-            context.abortSignal,
-          );
-    return hits.map((hit, i) => {
-      const type = resolved[i];
-      return {
-        id: hit.id,
-        ...(type === undefined ? {} : { type }),
-        score: hit.score,
-        scores: { dense: hit.score },
-        trajectories: [
-          { hops: [{ node: hit.id, ...(type === undefined ? {} : { nodeType: type }), via: 'vector' }] },
-        ],
-        source: this.name,
-      };
+    return hitCandidates(hits, {
+      types,
+      resolveTypes: this.options.resolveTypes === true,
+      context,
+      via: 'vector',
+      scoreName: 'dense',
+      source: this.name,
     });
   }
 }
