@@ -100,6 +100,19 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const variants = JSON.parse(process.argv[2] ?? '[{"label":"default"}]') as (LocalEmbedderOptions & {
     label: string;
   })[];
+  /** Each query set's figures for a search returning document indices, best first. */
+  const scoreSets = (search: (text: string, k: number) => number[]) =>
+    sets.map(
+      ([name, qs]) =>
+        `${name} ${meanPercent(
+          qs.map((q) =>
+            metrics(
+              search(q.query, 100).map((i) => ids[i]!),
+              q.answers,
+            ),
+          ),
+        )}`,
+    );
   for (const { label, ...options } of variants) {
     if (label.startsWith('sparse')) {
       // The ceiling LSA approximates: cosine over the full TF-IDF rows, through an inverted index.
@@ -120,21 +133,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         });
         return topK(scores, k);
       };
-      console.log(
-        `${label}: ${sets
-          .map(
-            ([name, qs]) =>
-              `${name} ${meanPercent(
-                qs.map((q) =>
-                  metrics(
-                    search(q.query, 100).map((i) => ids[i]!),
-                    q.answers,
-                  ),
-                ),
-              )}`,
-          )
-          .join(' | ')}`,
-      );
+      console.log(`${label}: ${scoreSets(search).join(' | ')}`);
       continue;
     }
     let t0 = performance.now();
@@ -166,18 +165,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const parts = [
       `fit ${fitS.toFixed(1)} s, embed ${embedS.toFixed(1)} s, self@1 ${((100 * self) / 300).toFixed(0)}%`,
     ];
-    for (const [name, qs] of sets) {
-      parts.push(
-        `${name} ${meanPercent(
-          qs.map((q) =>
-            metrics(
-              search(q.query, 100).map((i) => ids[i]!),
-              q.answers,
-            ),
-          ),
-        )}`,
-      );
-    }
+    parts.push(...scoreSets(search));
     console.log(`${label}: ${parts.join(' | ')}`);
   }
 }
