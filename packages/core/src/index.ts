@@ -15,6 +15,7 @@ export { FileArtifactStore } from './stores/file-artifact-store.ts';
 export {
   assertEmbedderMatches,
   embedderId,
+  narrowingTypes,
   type SearchOptions,
   searchText,
   searchVector,

@@ -1,4 +1,4 @@
-import { searchVector, toWeftError } from '@weft/core';
+import { narrowingTypes, searchVector, toWeftError } from '@weft/core';
 import type {
   Candidate,
   HopVia,
@@ -295,12 +295,8 @@ export class MixedTraverser implements TraverserV1 {
     const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
     const fillK = Math.max(this.options.fillK ?? limit, 1);
     const denseK = Math.max(fillK + 8, this.options.denseK ?? 0);
-    // A filter naming every type of the schema keeps everything and only slows the index down.
-    const targetTypes = context.schema.targetTypes;
-    const targetFilter =
-      targetTypes && !context.schema.nodeTypes.every((t) => targetTypes.includes(t.name))
-        ? { nodeTypes: targetTypes }
-        : undefined;
+    const targetTypes = narrowingTypes(context.schema.targetTypes, context.schema);
+    const targetFilter = targetTypes ? { nodeTypes: targetTypes } : undefined;
     const hasText = query.trim().length > 0;
     const globalSearch: Promise<IndexHit[][]> = hasText
       ? context.text.doSearch({

@@ -1,3 +1,4 @@
+import { narrowingTypes } from '@weft/core';
 import type { Candidate, IndexHit, Plan, RetrievalContext, SkbSchema } from '@weft/spec';
 
 /**
@@ -6,15 +7,10 @@ import type { Candidate, IndexHit, Plan, RetrievalContext, SkbSchema } from '@we
  * (a filter that keeps everything only slows the index down).
  */
 export function searchTypes(plan: Plan, schema: SkbSchema): readonly string[] | undefined {
-  const types =
-    plan.targetTypes.length > 0
-      ? plan.targetTypes.map((entry) => entry.type)
-      : schema.targetTypes && schema.targetTypes.length > 0
-        ? schema.targetTypes
-        : undefined;
-  if (!types) return undefined;
-  const listed = new Set(types);
-  return schema.nodeTypes.every((type) => listed.has(type.name)) ? undefined : types;
+  return narrowingTypes(
+    plan.targetTypes.length > 0 ? plan.targetTypes.map((entry) => entry.type) : schema.targetTypes,
+    schema,
+  );
 }
 
 /** Node types of `ids` from the graph, for candidates of searches that covered several types. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MockEmbeddingModelV4, MockTextIndex, MockVectorIndex } from '../test/index.ts';
-import { searchText, searchVector } from './search.ts';
+import { narrowingTypes, searchText, searchVector } from './search.ts';
 
 describe('searchText', () => {
   it('splits query batches by maxQueriesPerCall and keeps order', async () => {
@@ -46,5 +46,15 @@ describe('searchVector', () => {
     await expect(searchVector(index, model, ['x'], { limit: 1 })).rejects.toMatchObject({
       code: 'WEFT_EMBEDDER_MISMATCH',
     });
+  });
+});
+
+describe('narrowingTypes', () => {
+  const schema = { nodeTypes: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] };
+  it('keeps a list that leaves some type out, drops one that names them all or none', () => {
+    expect(narrowingTypes(['a', 'c'], schema)).toEqual(['a', 'c']);
+    expect(narrowingTypes(['c', 'b', 'a'], schema)).toBeUndefined();
+    expect(narrowingTypes([], schema)).toBeUndefined();
+    expect(narrowingTypes(undefined, schema)).toBeUndefined();
   });
 });

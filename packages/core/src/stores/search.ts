@@ -1,5 +1,5 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import type { IndexFilter, IndexHit, TextIndexV1, VectorIndexV1 } from '@weft/spec';
+import type { IndexFilter, IndexHit, SkbSchema, TextIndexV1, VectorIndexV1 } from '@weft/spec';
 import { embedMany } from 'ai';
 import { WeftError } from '../errors/weft-error.ts';
 
@@ -7,6 +7,19 @@ export interface SearchOptions {
   readonly limit: number;
   readonly filter?: IndexFilter;
   readonly abortSignal?: AbortSignal;
+}
+
+/**
+ * The node types a search should be filtered to, or undefined when the list names every type of
+ * the schema (or none): a filter that keeps everything only slows the index down.
+ */
+export function narrowingTypes(
+  types: readonly string[] | undefined,
+  schema: Pick<SkbSchema, 'nodeTypes'>,
+): readonly string[] | undefined {
+  if (!types || types.length === 0) return undefined;
+  const listed = new Set(types);
+  return schema.nodeTypes.every((type) => listed.has(type.name)) ? undefined : types;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
