@@ -11,6 +11,13 @@ export { seededRandom } from './learn/seeded-random.ts';
 export { LlmMeter, meterLanguageModel } from './llm/llm-meter.ts';
 export { createRetriever, retrieve, type StackDefinition } from './pipeline/create-retriever.ts';
 export { emptyPlan } from './pipeline/empty-plan.ts';
+export {
+  type ArtifactEnvelope,
+  type ArtifactLoad,
+  artifactEnvelope,
+  artifactName,
+  loadArtifact,
+} from './stores/artifacts.ts';
 export { FileArtifactStore } from './stores/file-artifact-store.ts';
 export {
   assertEmbedderMatches,
@@ -19,4 +26,6 @@ export {
   type SearchOptions,
   searchText,
   searchVector,
+  type TextSearchHelperOptions,
+  textFields,
 } from './stores/search.ts';

@@ -4,6 +4,7 @@ export { readCsvRecords } from './csv-records.ts';
 export { type JsonlLine, readJsonlLines } from './jsonl-reader.ts';
 export { openBundle, readSchema, type SkbBundle } from './open-bundle.ts';
 export { type SynthesizeTextQueriesOptions, synthesizeTextQueries } from './synthesize-text-queries.ts';
+export { type SyntheticBundleOptions, syntheticSchema, writeSyntheticBundle } from './synthetic-bundle.ts';
 export { EdgeTypeRules, parseEdge, parseNode, parseQuery, parseSchema } from './parse-records.ts';
 export { formatSkbIssue, type SkbIssue, type SkbIssueCode, skbIssueCodes } from './skb-issue.ts';
 export {

@@ -24,6 +24,7 @@ export type {
 } from './graph-store/graph-store-v1.ts';
 export type { IndexFilter, IndexHit } from './index-filter.ts';
 export type { TextIndexV1, TextSearchOptions } from './text-index/text-index-v1.ts';
+export type { TextFieldInfo, TextIndexV2, TextSearchOptionsV2 } from './text-index/text-index-v2.ts';
 export type { VectorIndexV1, VectorSearchOptions } from './vector-index/vector-index-v1.ts';
 export type {
   Anchor,
@@ -37,6 +38,7 @@ export type {
 } from './planner/plan.ts';
 export type { PlannerV1, PlanOptions } from './planner/planner-v1.ts';
 export type { Candidate, HopVia, Trajectory, TrajectoryHop } from './traverser/candidate.ts';
+export type { KnownScores, ScoreKey } from './traverser/score-keys.ts';
 export type { PrepareOptions, TraverseOptions, TraverserV1 } from './traverser/traverser-v1.ts';
 export type { RerankerV1, RerankOptions } from './reranker/reranker-v1.ts';
 export type {

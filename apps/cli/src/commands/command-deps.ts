@@ -1,19 +1,19 @@
-import type { OpenedStore } from '../store/store-manifest.ts';
+import { createStackRegistry, type StackRegistry } from '@weft/stacks';
+import type { OpenedStore, OpenStoreOptions } from '@weft/store';
 
 /** Opens a store directory (`--db`); injectable so that commands can be tested on in-memory stores. */
-export type StoreOpener = (
-  directory: string,
-  options?: { readonly queryEmbedder?: string },
-) => Promise<OpenedStore>;
+export type StoreOpener = (directory: string, options?: OpenStoreOptions) => Promise<OpenedStore>;
 
 export interface CommandDeps {
   readonly openStore: StoreOpener;
+  /** The stacks commands may name (default: the built-in stacks). */
+  readonly registry: StackRegistry;
 }
 
 /** The real opener (Kùzu + LanceDB), loaded only when a command runs so that `--help` stays fast. */
 export const openStoreFromDisk: StoreOpener = async (directory, options) => {
-  const { openStore } = await import('../store/open-store.ts');
+  const { openStore } = await import('@weft/store');
   return openStore(directory, options);
 };
 
-export const defaultDeps: CommandDeps = { openStore: openStoreFromDisk };
+export const defaultDeps: CommandDeps = { openStore: openStoreFromDisk, registry: createStackRegistry() };

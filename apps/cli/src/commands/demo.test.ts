@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createStackRegistry } from '@weft/stacks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
@@ -15,23 +16,17 @@ afterEach(async () => {
 });
 
 describe('weft demo', () => {
-  it('ingests and trains when the store is missing or untrained, runs example queries with explanations and evaluates bm25 against the default stack', async () => {
+  it('ingests when the store is missing, runs example queries with explanations and evaluates bm25 against the default stack', async () => {
     const ingested: string[] = [];
-    const trainedOn: string[] = [];
     const db = path.join(workspace.root, 'demo-store');
     const command = createDemoCommand({
       openStore: toyOpener().open,
+      registry: createStackRegistry(),
       ingest: async (bundle, directory) => {
         ingested.push(bundle);
         const { mkdir } = await import('node:fs/promises');
         await mkdir(directory, { recursive: true });
         await writeFile(path.join(directory, 'store.json'), '{}');
-      },
-      train: async (bundle, directory) => {
-        trainedOn.push(bundle);
-        const { mkdir } = await import('node:fs/promises');
-        await mkdir(path.join(directory, 'artifacts'), { recursive: true });
-        await writeFile(path.join(directory, 'artifacts', 'model.json'), '{}');
       },
     });
     const c = captureIo();
@@ -39,7 +34,6 @@ describe('weft demo', () => {
       await runCli(['demo', '--db', db, '--bundle', workspace.bundle, '--set', 'toy'], c.io, [command]),
     ).toBe(0);
     expect(ingested).toEqual([workspace.bundle]);
-    expect(trainedOn).toEqual([workspace.bundle]);
     const out = c.out();
     expect(out).toContain('Store: ');
     expect(out).toMatch(/=== weft query ".+" --stack \S+ --limit 5 --explain/);
@@ -55,7 +49,6 @@ describe('weft demo', () => {
       ]),
     ).toBe(0);
     expect(ingested).toHaveLength(1);
-    expect(trainedOn).toHaveLength(1);
     const summary = JSON.parse(again.out());
     expect(summary.examples).toHaveLength(3);
     expect(summary.evaluation.stacks[0].stack).toBe('bm25');
@@ -65,10 +58,10 @@ describe('weft demo', () => {
     const c = captureIo();
     expect(
       await runCli(['demo', '--bundle', '/no/such/bundle'], c.io, [
-        createDemoCommand({ openStore: toyOpener().open }),
+        createDemoCommand({ openStore: toyOpener().open, registry: createStackRegistry() }),
       ]),
     ).toBe(2);
-    expect(c.err()).toContain('no WordNet bundle at /no/such/bundle');
+    expect(c.err()).toContain('no SKB bundle at /no/such/bundle');
     expect(repositoryRoot()).toBe(path.resolve(import.meta.dirname, '../../../..'));
   });
 });

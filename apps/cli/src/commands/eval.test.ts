@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
 import { toyOpener, toyQueries, toyWorkspace } from '../testing/toy-store.ts';
+import { createStackRegistry } from '@weft/stacks';
 import { createEvalCommand } from './eval.ts';
 
 let workspace: Awaited<ReturnType<typeof toyWorkspace>>;
@@ -54,7 +55,7 @@ describe('weft eval', () => {
         '2',
       ],
       c.io,
-      [createEvalCommand({ openStore: opener.open })],
+      [createEvalCommand({ openStore: opener.open, registry: createStackRegistry() })],
     );
     expect(code).toBe(0);
     const out = c.out();
@@ -112,7 +113,7 @@ describe('weft eval', () => {
         out,
       ],
       c.io,
-      [createEvalCommand({ openStore: toyOpener().open })],
+      [createEvalCommand({ openStore: toyOpener().open, registry: createStackRegistry() })],
     );
     expect(code).toBe(0);
     expect(c.out()).toContain('**toy** (train), 1 queries, rankings of 5');
@@ -130,7 +131,7 @@ describe('weft eval', () => {
   });
 
   it('exits 2 on an unknown set, a bad split, a missing bundle, or a store without the gold answers', async () => {
-    const command = createEvalCommand({ openStore: toyOpener().open });
+    const command = createEvalCommand({ openStore: toyOpener().open, registry: createStackRegistry() });
     const unknown = captureIo();
     expect(
       await runCli(['eval', workspace.bundle, '--db', workspace.db, '--set', 'nope'], unknown.io, [command]),

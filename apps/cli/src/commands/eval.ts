@@ -21,8 +21,8 @@ import {
   UsageError,
 } from '../command.ts';
 import { Progress } from '../progress.ts';
-import { buildStack, defaultStackName, stackEntries } from '../stacks/index.ts';
-import type { OpenedStore } from '../store/store-manifest.ts';
+import type { StackRegistry } from '@weft/stacks';
+import type { OpenedStore } from '@weft/store';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 
 const splits = ['train', 'val', 'test'] as const;
@@ -32,6 +32,7 @@ export const baselineStack = 'bm25';
 export interface EvalRun {
   readonly bundle: string;
   readonly store: OpenedStore;
+  readonly registry: StackRegistry;
   readonly set: string;
   readonly split: SkbSplit;
   readonly stacks: readonly string[];
@@ -74,7 +75,7 @@ export async function runEvaluation(run: EvalRun): Promise<EvaluationSummary> {
     queries.flatMap((q) => q.answers),
   );
   const retrievers: RetrieverV1[] = [];
-  for (const name of run.stacks) retrievers.push(await buildStack(name, run.store));
+  for (const name of run.stacks) retrievers.push(await run.registry.create(name, run.store));
 
   let records: ReturnType<typeof createWriteStream> | undefined;
   if (run.out) {
@@ -137,7 +138,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       '--db <dir>        store directory built by weft ingest (required)',
       '--set <name>      query set, e.g. hybrid, definitions, wn18rr (required)',
       '--split S         train, val or test (default test)',
-      `--stack S         a stack to evaluate; repeat for several (default: ${baselineStack} and ${defaultStackName()}).`,
+      `--stack S         a stack to evaluate; repeat for several (default: ${baselineStack} and ${deps.registry.defaultName}).`,
       `                  ${baselineStack} is always added as the yardstick, with paired 95% bootstrap CIs against it`,
       '--limit N         ranking length asked of each stack; MRR is over it (default 100)',
       '--concurrency N   retrievals at once (default 4)',
@@ -147,7 +148,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       '--json            print exactly one JSON object (metrics in percent) instead of the table',
       '',
       'Stacks:',
-      ...stackEntries().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
+      ...deps.registry.list().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
     ],
     examples: [
       'weft eval ../shared/datasets/wordnet --db .weft/wordnet --set hybrid',
@@ -175,7 +176,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       if (!(splits as readonly string[]).includes(split))
         throw new UsageError(`--split must be train, val or test, got "${split}"`);
       const named = listOption(args, 'stack');
-      const requested = named.length ? named : [defaultStackName()];
+      const requested = named.length ? named : [deps.registry.defaultName];
       const stacks = [baselineStack, ...requested.filter((name) => name !== baselineStack)];
       const unique = [...new Set(stacks)];
       const listLength = integerOption(args, 'limit', 100);
@@ -192,6 +193,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
         const summary = await runEvaluation({
           bundle,
           store,
+          registry: deps.registry,
           set,
           split: split as SkbSplit,
           stacks: unique,

@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { demoCommand } from './demo.ts';
 import { evalCommand } from './eval.ts';
+import { infoCommand } from './info.ts';
 import { ingestCommand } from './ingest.ts';
 import { queryCommand } from './query.ts';
 import { synthKbCommand } from './synth-kb.ts';
@@ -10,6 +11,7 @@ import { trainCommand } from './train.ts';
 export const commands: readonly Command[] = [
   demoCommand,
   ingestCommand,
+  infoCommand,
   queryCommand,
   evalCommand,
   trainCommand,

@@ -6,9 +6,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toySkb } from '@weft/core/test';
 import { BundleWriter, writeBundle } from '@weft/skb';
+import { openStore } from '@weft/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
-import { openStore } from '../store/open-store.ts';
 import { captureIo } from '../testing/capture-io.ts';
 import { ingestCommand } from './ingest.ts';
 

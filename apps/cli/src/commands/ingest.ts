@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type Command, requiredOption, stringOption, UsageError } from '../command.ts';
 import { Progress } from '../progress.ts';
-import { buildStore } from '../store/build-store.ts';
+import { buildStore } from '@weft/store';
 
 const phaseLabels: Record<string, string> = {
   'validate:nodes': 'validate nodes',

@@ -2,13 +2,13 @@ import { ReferencePathTraverser } from '@weft/core/test';
 import { toyNikonPlan } from '@internal/conformance';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
-import { registerStacks } from '../stacks/index.ts';
+import { createStackRegistry } from '@weft/stacks';
 import { captureIo } from '../testing/capture-io.ts';
 import { toyOpener } from '../testing/toy-store.ts';
 import { createQueryCommand } from './query.ts';
 
 // A planned, structural stack, so that --explain has anchors, metapaths and multi-hop paths to show.
-registerStacks({
+const registry = createStackRegistry().register({
   name: 'toy-planned',
   description: 'the conformance Nikon plan, traversed by the reference path traverser',
   create: (store) => ({
@@ -35,7 +35,7 @@ describe('weft query', () => {
     const code = await runCli(
       ['query', 'Nikkor telephoto', '--db', 'store', '--stack', 'bm25', '--limit', '2'],
       c.io,
-      [createQueryCommand({ openStore: opener.open })],
+      [createQueryCommand({ openStore: opener.open, registry })],
     );
     expect(c.err()).toBe('');
     expect(code).toBe(0);
@@ -54,7 +54,7 @@ describe('weft query', () => {
     const code = await runCli(
       ['query', 'Nikon gear for wildlife', '--db', 'x', '--stack', 'toy-planned', '--json', '--explain'],
       c.io,
-      [createQueryCommand({ openStore: opener.open })],
+      [createQueryCommand({ openStore: opener.open, registry })],
     );
     expect(code).toBe(0);
     const out = JSON.parse(c.out());
@@ -76,7 +76,7 @@ describe('weft query', () => {
     const code = await runCli(
       ['query', 'Nikon gear for wildlife', '--db', 'x', '--stack', 'toy-planned', '--explain'],
       c.io,
-      [createQueryCommand({ openStore: toyOpener().open })],
+      [createQueryCommand({ openStore: toyOpener().open, registry })],
     );
     expect(code).toBe(0);
     const out = c.out();
@@ -94,7 +94,7 @@ describe('weft query', () => {
       await runCli(
         ['query', 'trail camera', '--db', 'x', '--stack', 'hybrid-rrf', '--explain', '--limit', '2'],
         c.io,
-        [createQueryCommand({ openStore: toyOpener().open })],
+        [createQueryCommand({ openStore: toyOpener().open, registry })],
       ),
     ).toBe(0);
     expect(c.out()).toContain('anchors: none');
@@ -104,7 +104,7 @@ describe('weft query', () => {
   });
 
   it('exits 2 on bad usage: no query, no --db, unknown stack', async () => {
-    const command = createQueryCommand({ openStore: toyOpener().open });
+    const command = createQueryCommand({ openStore: toyOpener().open, registry });
     const none = captureIo();
     expect(await runCli(['query', '--db', 'x'], none.io, [command])).toBe(2);
     expect(none.err()).toContain('expected exactly one query text');

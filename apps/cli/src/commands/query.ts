@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { retrieve } from '@weft/core';
 import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
-import { buildStack, defaultStackName, stackEntries } from '../stacks/index.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
-import { fetchLabels, mentionedIds, noResultReason, renderExplanation } from './explain-retrieval.ts';
+import { fetchLabels, mentionedIds, noResultReason, renderExplanation } from '@weft/explain';
 
 export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
   return {
@@ -12,14 +11,14 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
     usage: 'weft query "<text>" --db <dir> [--stack S] [--limit 20] [--explain] [--json]',
     details: [
       '--db <dir>        store directory built by weft ingest (required)',
-      `--stack S         retrieval stack (default: ${defaultStackName()}); see the list below`,
+      `--stack S         retrieval stack (default: ${deps.registry.defaultName}); see the list below`,
       '--limit N         how many results (default 20)',
       '--explain         print the plan, the anchors and the paths that reached each result',
       '--embedder SPEC   embed queries with this embedder (must match the store)',
       '--json            one JSON object: results, and the plan and trajectories with --explain',
       '',
       'Stacks:',
-      ...stackEntries().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
+      ...deps.registry.list().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
     ],
     examples: [
       'weft query "a large wild cat of Africa and Asia" --db .weft/wordnet',
@@ -39,14 +38,14 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
       if (text.trim() === '') throw new UsageError('the query text is empty');
       const db = path.resolve(io.cwd, requiredOption(args, 'db'));
       const limit = integerOption(args, 'limit', 20);
-      const stackName = stringOption(args, 'stack') ?? defaultStackName();
+      const stackName = stringOption(args, 'stack') ?? deps.registry.defaultName;
       const explain = args.values.explain === true;
       const json = args.values.json === true;
       const embedder = stringOption(args, 'embedder');
 
       const store = await deps.openStore(db, embedder ? { queryEmbedder: embedder } : {});
       try {
-        const retriever = await buildStack(stackName, store);
+        const retriever = await deps.registry.create(stackName, store);
         const result = await retrieve(retriever, { query: text, limit });
         const labels = await fetchLabels(
           store.graph,

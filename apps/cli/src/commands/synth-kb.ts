@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { WeftError } from '@weft/core';
 import { type Command, integerOption, requiredOption } from '../command.ts';
 import { Progress } from '../progress.ts';
-import { writeSyntheticBundle } from '../store/synthetic-bundle.ts';
+import { writeSyntheticBundle } from '@weft/skb';
 
 /** `weft synth-kb`: a synthetic typed bundle of any size, for load and speed benchmarks. */
 export const synthKbCommand: Command = {

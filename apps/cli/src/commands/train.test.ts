@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
-import { registerStacks, stackEntries } from '../stacks/index.ts';
+import { createStackRegistry, loadTrainingSets, StackRegistry } from '@weft/stacks';
 import { captureIo } from '../testing/capture-io.ts';
 import { toyOpener, toyWorkspace } from '../testing/toy-store.ts';
-import { createTrainCommand, loadTrainingSets } from './train.ts';
+import { createTrainCommand } from './train.ts';
 
 let workspace: Awaited<ReturnType<typeof toyWorkspace>>;
 beforeEach(async () => {
@@ -19,26 +19,25 @@ afterEach(async () => {
 describe('weft train', () => {
   it("adds text-only queries synthesised from the bundle's nodes, marked textOnly, when asked", async () => {
     const seen: { name: string; textOnly: boolean; train: number; val: number }[][] = [];
-    registerStacks({
-      name: 'sets-seen-test',
-      description: 'remembers the sets it was given',
-      create: (store) => ({ name: 'sets-seen-test', context: store.context, traversers: [] }),
-      async train(_store, options) {
-        seen.push(
-          options.sets.map((s) => ({
-            name: s.name,
-            textOnly: s.textOnly === true,
-            train: s.train.length,
-            val: s.val.length,
-          })),
-        );
-        return { summary: 'ok' };
+    const registry = new StackRegistry([
+      {
+        name: 'sets-seen-test',
+        description: 'remembers the sets it was given',
+        create: (store) => ({ name: 'sets-seen-test', context: store.context, traversers: [] }),
+        async train(_store, options) {
+          seen.push(
+            options.sets.map((s) => ({
+              name: s.name,
+              textOnly: s.textOnly === true,
+              train: s.train.length,
+              val: s.val.length,
+            })),
+          );
+          return { summary: 'ok' };
+        },
       },
-    });
-    const command = createTrainCommand({
-      openStore: toyOpener().open,
-      stacks: () => stackEntries().filter((e) => e.name === 'sets-seen-test'),
-    });
+    ]);
+    const command = createTrainCommand({ openStore: toyOpener().open, registry });
     const c = captureIo();
     expect(await runCli(['train', workspace.bundle, '--db', workspace.db], c.io, [command])).toBe(0);
     const synthetic = seen[0]!.find((s) => s.textOnly);
@@ -62,41 +61,42 @@ describe('weft train', () => {
   });
 
   it('says so and exits 0 when no stack has learned parts', async () => {
-    const untrainable = () => stackEntries().filter((e) => !e.train);
+    const registry = new StackRegistry(
+      createStackRegistry()
+        .list()
+        .filter((e) => !e.train),
+    );
     const c = captureIo();
     expect(
       await runCli(['train', workspace.bundle, '--db', workspace.db, '--text-queries', '0'], c.io, [
-        createTrainCommand({ openStore: toyOpener().open, stacks: untrainable }),
+        createTrainCommand({ openStore: toyOpener().open, registry }),
       ]),
     ).toBe(0);
-    expect(c.out()).toContain(
-      'No registered stack has learned parts; nothing to train (sets: toy (2 train, 1 val))',
-    );
+    expect(c.out()).toContain('No stack has learned parts; nothing to train (sets: toy (2 train, 1 val))');
   });
 
   it("calls each stack's train hook with train/val splits and replaces the store's artifacts", async () => {
     const seen: { train: string[]; val: string[] }[] = [];
     let run = 0;
-    registerStacks({
-      name: 'trainable-test',
-      description: 'remembers how often it was trained',
-      create: (store) => ({ name: 'trainable-test', context: store.context, traversers: [] }),
-      async train(_store, options) {
-        run++;
-        seen.push({
-          train: options.sets[0]!.train.map((q) => q.id),
-          val: options.sets[0]!.val.map((q) => q.id),
-        });
-        await options.artifacts.put(`run-${run}`, { run });
-        await options.artifacts.put('weights', { run });
-        return { summary: `fitted run ${run}`, details: { run } };
+    const registry = new StackRegistry([
+      {
+        name: 'trainable-test',
+        description: 'remembers how often it was trained',
+        create: (store) => ({ name: 'trainable-test', context: store.context, traversers: [] }),
+        async train(_store, options) {
+          run++;
+          seen.push({
+            train: options.sets[0]!.train.map((q) => q.id),
+            val: options.sets[0]!.val.map((q) => q.id),
+          });
+          await options.artifacts.put(`run-${run}`, { run });
+          await options.artifacts.put('weights', { run });
+          return { summary: `fitted run ${run}`, details: { run } };
+        },
       },
-    });
-    // Only this test's stack: the registered offline stacks are trained in their own tests.
-    const command = createTrainCommand({
-      openStore: toyOpener().open,
-      stacks: () => stackEntries().filter((e) => e.name === 'trainable-test'),
-    });
+    ]);
+    // Only this test's stack: the built-in stacks are trained in their own tests.
+    const command = createTrainCommand({ openStore: toyOpener().open, registry });
     const first = captureIo();
     expect(
       await runCli(['train', workspace.bundle, '--db', workspace.db, '--set', 'toy'], first.io, [command]),
@@ -140,9 +140,10 @@ describe('weft train', () => {
     const c = captureIo();
     expect(
       await runCli(['train', workspace.bundle, '--db', workspace.db, '--set', 'testonly'], c.io, [
-        createTrainCommand({ openStore: toyOpener().open }),
+        createTrainCommand({ openStore: toyOpener().open, registry: createStackRegistry() }),
       ]),
     ).toBe(2);
-    expect(c.err()).toContain('query set "testonly" has no train split');
+    expect(c.err()).toContain('query set "testonly" of');
+    expect(c.err()).toContain('has no train split');
   });
 });

@@ -2,53 +2,17 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FileArtifactStore } from '@weft/core';
-import {
-  InMemoryGraphStore,
-  InMemoryTextIndex,
-  InMemoryVectorIndex,
-  MockEmbeddingModelV4,
-  tokenize,
-  toySkb,
-} from '@weft/core/test';
+import { toyContext, toySkb } from '@weft/core/test';
 import type { SkbQuery } from '@weft/spec';
+import type { OpenedStore } from '@weft/store';
 import type { StoreOpener } from '../commands/command-deps.ts';
-import type { OpenedStore } from '../store/store-manifest.ts';
 
 /** Test support (not a test): in-memory stores over the toy SKB and a toy bundle on disk. */
 
-const dimensions = 64;
-
-/** A deterministic bag-of-words embedding: each token adds 1 to a hashed dimension. */
-export function hashedEmbedding(text: string): number[] {
-  const vector = new Array<number>(dimensions).fill(0);
-  for (const token of tokenize(text)) {
-    let hash = 2166136261;
-    for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 16777619);
-    vector[(hash >>> 0) % dimensions]! += 1;
-  }
-  return vector;
-}
-
 export function openToyStore(directory: string, options: { vectors?: boolean } = {}): OpenedStore {
   const skb = toySkb();
-  const graph = new InMemoryGraphStore(skb);
-  const text = new InMemoryTextIndex(skb.nodes);
-  const withVectors = options.vectors ?? true;
-  const vector = new InMemoryVectorIndex({
-    records: skb.nodes.map((node) => ({
-      id: node.id,
-      type: node.type,
-      vector: hashedEmbedding([node.name, ...(node.aliases ?? []), node.text].join(' ')),
-    })),
-    dimensions,
-    embedderId: `test:hashed-${dimensions}`,
-  });
-  const embeddingModel = new MockEmbeddingModelV4({
-    provider: 'test',
-    modelId: `hashed-${dimensions}`,
-    maxEmbeddingsPerCall: 64,
-    doEmbed: async ({ values }) => ({ embeddings: values.map((v) => hashedEmbedding(v)), warnings: [] }),
-  });
+  const artifacts = new FileArtifactStore(path.join(directory, 'artifacts'));
+  const context = toyContext({ ...options, artifacts });
   let closed = 0;
   return {
     directory,
@@ -60,14 +24,9 @@ export function openToyStore(directory: string, options: { vectors?: boolean } =
       counts: { nodes: skb.nodes.length, edges: skb.edges.length, nodesByType: {}, edgesByType: {} },
       graph: { provider: 'memory', path: 'graph' },
     },
-    graph,
-    context: {
-      schema: skb.schema,
-      graph,
-      text,
-      ...(withVectors ? { vector, embeddingModel } : {}),
-      artifacts: new FileArtifactStore(path.join(directory, 'artifacts')),
-    },
+    graph: context.graph,
+    artifacts,
+    context,
     async close() {
       closed++;
       if (closed > 1) throw new Error('store closed twice');

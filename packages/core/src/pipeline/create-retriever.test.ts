@@ -46,6 +46,7 @@ describe('createRetriever', () => {
       doPrepare: ({ query, limit }: { query: string; limit: number }) => {
         events.push('prepare');
         prepared.push({ query, limit });
+        return { handle: query };
       },
     });
     const throwing = new MockTraverser({ doTraverse: [[candidate('p:q2', 1)]] });
@@ -63,7 +64,39 @@ describe('createRetriever', () => {
     const result = await retrieve(retriever, { query: 'nikon dslr', limit: 5 });
     expect(events).toEqual(['prepare', 'plan']);
     expect(prepared).toEqual([{ query: 'nikon dslr', limit: 100 }]);
+    // The handle comes back to the traverser that made it, and to no other.
+    expect(preparing.doTraverseCalls[0]?.prepared).toEqual({ handle: 'nikon dslr' });
+    expect(throwing.doTraverseCalls[0]?.prepared).toBeUndefined();
     expect(result.ranking.map((c) => c.id).sort()).toEqual(['p:d850', 'p:q2']);
+  });
+
+  it("records a stage's warnings in its trace, and warns when candidates lack a reranker's scores", async () => {
+    const traverser = new MockTraverser({
+      doTraverse: ({ context }) => {
+        context.warn?.('model missing: defaults apply');
+        return [candidate('p:d850', 1)];
+      },
+    });
+    const reranker: RerankerV1 = {
+      specificationVersion: 'v1',
+      name: 'needs-structure',
+      requiredScores: ['test', 'structure'],
+      doRerank: async ({ candidates }) => [...candidates],
+    };
+    const retriever = createRetriever({
+      name: 't',
+      context: baseContext(),
+      traversers: [traverser],
+      rerankers: [reranker],
+    });
+    const { trace } = await retrieve(retriever, { query: 'nikon', limit: 5 });
+    expect(trace.stages.find((s) => s.kind === 'traverser')?.warnings).toEqual([
+      'model missing: defaults apply',
+    ]);
+    const warnings = trace.stages.find((s) => s.kind === 'reranker')?.warnings ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/"structure" that no candidate carries/);
+    expect(warnings[0]).not.toMatch(/"test"/);
   });
 
   it('runs planner → traverser → reranker, dedupes, drops non-target types and records a trace', async () => {

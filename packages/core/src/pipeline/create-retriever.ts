@@ -73,6 +73,13 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
       const started = performance.now();
       const queryMeter = new LlmMeter(stack.llmBudget);
       const stages: StageTrace[] = [];
+      // Warnings raised before a stage's own run (by the pipeline, or by doPrepare) join its trace.
+      const pendingWarnings = new Map<string, string[]>();
+      const warnBefore = (stage: string, message: string) => {
+        const list = pendingWarnings.get(stage) ?? [];
+        list.push(message);
+        pendingWarnings.set(stage, list);
+      };
 
       const run = async <T>(
         kind: StageKind,
@@ -83,6 +90,8 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
         summarize: (output: T) => unknown,
       ): Promise<T> => {
         const stageMeter = new LlmMeter();
+        const warnings: string[] = [...(pendingWarnings.get(name) ?? [])];
+        pendingWarnings.delete(name);
         const base = stack.context;
         const context: RetrievalContext = {
           ...base,
@@ -90,6 +99,9 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
             ? { languageModel: meterLanguageModel(base.languageModel, [queryMeter, stageMeter]) }
             : {}),
           ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+          warn: (message) => {
+            warnings.push(message);
+          },
         };
         const startedAtMs = performance.now() - started;
         const record = (extra: Partial<StageTrace>) =>
@@ -103,6 +115,7 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
             inputTokens: stageMeter.inputTokens,
             outputTokens: stageMeter.outputTokens,
             input,
+            ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
             ...extra,
           });
         try {
@@ -151,21 +164,25 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
         if (expansion) query = expansion.query;
       }
 
-      // Query-only work of the traversers (global searches) overlaps with planning.
-      for (const traverser of stack.traversers) {
+      // Query-only work of the traversers (global searches) overlaps with planning; each handle goes
+      // back to its traverser, so nothing of one retrieval is kept on a shared instance.
+      const prepared = stack.traversers.map((traverser) => {
+        if (!traverser.doPrepare) return undefined;
         try {
-          traverser.doPrepare?.({
+          return traverser.doPrepare({
             query,
             limit: candidateLimit,
             context: {
               ...stack.context,
               ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+              warn: (message) => warnBefore(traverser.name, message),
             },
           });
         } catch {
           // Preparation is an optimisation: doTraverse does the work itself when it failed.
+          return undefined;
         }
-      }
+      });
 
       const feedback: CriticFeedback[] = [];
       let plan: Plan | undefined;
@@ -194,13 +211,21 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
         const currentPlan = plan;
 
         const lists = await Promise.all(
-          stack.traversers.map((traverser) =>
+          stack.traversers.map((traverser, t) =>
             run(
               'traverser',
               traverser.name,
               round,
               { limit: candidateLimit },
-              (context) => traverser.doTraverse({ query, plan: currentPlan, limit: candidateLimit, context }),
+              (context) =>
+                traverser.doTraverse({
+                  query,
+                  plan: currentPlan,
+                  limit: candidateLimit,
+                  context,
+                  // A handle serves the first round only: a later round's plan may need other work.
+                  ...(round === 0 && prepared[t] !== undefined ? { prepared: prepared[t] } : {}),
+                }),
               summarizeCandidates,
             ),
           ),
@@ -219,6 +244,12 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
 
         for (const reranker of stack.rerankers ?? []) {
           const input = candidates;
+          const missing = missingScores(reranker, input);
+          if (missing.length > 0)
+            warnBefore(
+              reranker.name,
+              `reranker "${reranker.name}" reads scores ${missing.map((k) => `"${k}"`).join(', ')} that no candidate carries (traversers: ${stack.traversers.map((t) => t.name).join(', ')}); those features count as 0`,
+            );
           const reranked = await runOptional(
             'reranker',
             reranker.name,
@@ -271,6 +302,12 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
       };
     },
   };
+}
+
+/** Keys a reranker reads (`requiredScores`) that no candidate carries. */
+function missingScores(reranker: RerankerV1, candidates: readonly Candidate[]): string[] {
+  if (!reranker.requiredScores?.length || candidates.length === 0) return [];
+  return reranker.requiredScores.filter((key) => !candidates.some((c) => c.scores[key] !== undefined));
 }
 
 /** Distinct ids, of the target types when the type is known, best first, at most `limit`. */

@@ -1,5 +1,5 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import type { IndexFilter, IndexHit, SkbSchema, TextIndexV1, VectorIndexV1 } from '@weft/spec';
+import type { IndexFilter, IndexHit, SkbSchema, TextIndexV1, TextIndexV2, VectorIndexV1 } from '@weft/spec';
 import { embedMany } from 'ai';
 import { WeftError } from '../errors/weft-error.ts';
 
@@ -29,15 +29,40 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** BM25 search for many queries, split into batches the index accepts. */
+export interface TextSearchHelperOptions extends SearchOptions {
+  /** A field of a `TextIndexV2`; absent = the index's own document field. */
+  readonly field?: string;
+}
+
+/** The fields a text index can rank by: a version 1 index has one, the node's own document. */
+export function textFields(index: TextIndexV1 | TextIndexV2): readonly string[] {
+  return index.specificationVersion === 'v2' ? index.fields.map((f) => f.name) : ['document'];
+}
+
+/**
+ * BM25 search for many queries, split into batches the index accepts. `field` names a field of a
+ * version 2 index; asking a version 1 index for anything but its document is an error, never a
+ * silent search of the wrong field.
+ */
 export async function searchText(
-  index: TextIndexV1,
+  index: TextIndexV1 | TextIndexV2,
   queries: readonly string[],
-  options: SearchOptions,
+  options: TextSearchHelperOptions,
 ): Promise<IndexHit[][]> {
+  const { field, ...rest } = options;
+  if (field !== undefined && !textFields(index).includes(field)) {
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: `the text index (${index.provider}) has no field "${field}" (fields: ${textFields(index).join(', ')}); rebuild the store with weft ingest`,
+    });
+  }
   const results: IndexHit[][] = [];
   for (const batch of chunks(queries, index.maxQueriesPerCall)) {
-    results.push(...(await index.doSearch({ queries: batch, ...options })));
+    results.push(
+      ...(await (index.specificationVersion === 'v2'
+        ? index.doSearch({ queries: batch, ...rest, ...(field ? { field } : {}) })
+        : index.doSearch({ queries: batch, ...rest }))),
+    );
   }
   return results;
 }

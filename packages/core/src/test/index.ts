@@ -18,5 +18,6 @@ export {
 } from './mocks.ts';
 export { ReferencePathTraverser } from './reference-path-traverser.ts';
 export { ScoreReranker } from './score-reranker.ts';
+export { hashedEmbedding, hashedEmbeddingModel, toyContext } from './toy-context.ts';
 export { toySkb } from './toy-skb.ts';
 export { textResult } from './llm-fixtures.ts';

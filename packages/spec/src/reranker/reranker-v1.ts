@@ -17,5 +17,10 @@ export interface RerankOptions {
 export interface RerankerV1 {
   readonly specificationVersion: 'v1';
   readonly name: string;
+  /**
+   * The `Candidate.scores` keys this reranker reads (see `ScoreKey`). The pipeline warns in the trace
+   * when no candidate carries one of them: the traversers before it do not produce what it needs.
+   */
+  readonly requiredScores?: readonly string[];
   doRerank(options: RerankOptions): Promise<Candidate[]>;
 }

@@ -19,6 +19,8 @@ export interface StageTrace {
   readonly input?: unknown;
   readonly output?: unknown;
   readonly error?: { readonly code: string; readonly message: string };
+  /** What the stage reported through `RetrievalContext.warn`, in order. */
+  readonly warnings?: readonly string[];
 }
 
 export interface RetrievalTrace {

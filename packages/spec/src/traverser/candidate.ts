@@ -26,7 +26,7 @@ export interface Candidate {
   readonly type?: string;
   /** The rank-defining score; higher is better. */
   readonly score: number;
-  /** Named component scores, e.g. `{ bm25: 7.1, dense: 0.62, traversal: 0.4 }`. */
+  /** Named component scores, e.g. `{ bm25: 7.1, dense: 0.62 }`; shared keys are listed in `KnownScores`. */
   readonly scores: Readonly<Record<string, number>>;
   readonly trajectories: readonly Trajectory[];
   /** Which traverser (or fusion) produced it. */

@@ -8,6 +8,12 @@ export interface TraverseOptions {
   /** Return at most this many candidates. */
   readonly limit: number;
   readonly context: RetrievalContext;
+  /**
+   * What this traverser's `doPrepare` returned for the same query and limit, passed back by the
+   * pipeline; absent when it has no `doPrepare` or preparation failed. The handle lives with one
+   * retrieval, so one traverser instance serves any number of stores and queries at once.
+   */
+  readonly prepared?: unknown;
 }
 
 /** What a traverser knows before the plan exists. */
@@ -26,9 +32,11 @@ export interface TraverserV1 {
   readonly name: string;
   /**
    * Optional: called with the query before planning starts, so work that needs only the query
-   * (global text or dense searches) runs while the planner does. It must not throw and must not wait;
-   * `doTraverse` for the same query and limit may then use what it started.
+   * (global text or dense searches) runs while the planner does. It must not wait: it starts the work
+   * and returns a handle (typically an object of promises) that the pipeline hands back to
+   * `doTraverse` as `prepared`. Nothing of it may be kept on the instance. A throw only costs the
+   * head start.
    */
-  doPrepare?(options: PrepareOptions): void;
+  doPrepare?(options: PrepareOptions): unknown;
   doTraverse(options: TraverseOptions): Promise<Candidate[]>;
 }

@@ -1,13 +1,12 @@
 import { reciprocalRankFusion, WeftError } from '@weft/core';
 import { TextSearchTraverser, VectorSearchTraverser } from '@weft/traverser-text';
-import type { OpenedStore } from '../store/store-manifest.ts';
-import { registerStacks, type StackEntry } from './stack-registry.ts';
+import type { StackEntry, StackStore } from './stack-registry.ts';
 
-function requireVectors(store: OpenedStore, stack: string): void {
+function requireVectors(store: StackStore, stack: string): void {
   if (!store.context.vector || !store.context.embeddingModel) {
     throw new WeftError({
       code: 'WEFT_BAD_INPUT',
-      message: `stack "${stack}" needs a vector index, and the store at ${store.directory} has none; re-run weft ingest with an embedder`,
+      message: `stack "${stack}" needs a vector index, and the store has none; re-run weft ingest with an embedder`,
     });
   }
 }
@@ -52,5 +51,3 @@ export const baselineStacks: readonly StackEntry[] = [
     },
   },
 ];
-
-registerStacks(...baselineStacks);

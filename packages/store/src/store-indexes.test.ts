@@ -4,7 +4,7 @@ import path from 'node:path';
 import { searchText, searchVector } from '@weft/core';
 import { toySkb } from '@weft/core/test';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildIndexes, openIndexes } from './indexes.ts';
+import { buildIndexes, openIndexes } from './store-indexes.ts';
 
 const skb = toySkb();
 const directories: string[] = [];

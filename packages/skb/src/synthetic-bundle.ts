@@ -1,6 +1,6 @@
-import type { SkbSchema } from '@weft/spec';
-import { BundleWriter } from '@weft/skb';
 import { seededRandom } from '@weft/core';
+import type { SkbSchema } from '@weft/spec';
+import { BundleWriter } from './bundle-writer.ts';
 
 /** Seeded: the same seed always writes the same bundle. */
 const random = seededRandom;

@@ -2,22 +2,26 @@ import { reciprocalRankFusion, retrieve } from '@weft/core';
 import { InMemoryTextIndex, toySkb } from '@weft/core/test';
 import type { RetrieverV1 } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { openToyStore } from '../testing/toy-store.ts';
-import { buildStack, defaultStackName, findStack, registerStacks, stackEntries } from './index.ts';
+import { toyContext } from '@weft/core/test';
+import { createStack, createStackRegistry, StackRegistry } from './index.ts';
 
-const store = openToyStore('/tmp/weft-toy-store');
+const store = { context: toyContext() };
+const buildStack = (name: string, on = store) => createStack(name, on);
 
 describe('stack registry', () => {
-  it('always has the baselines, and falls back to hybrid-rrf while no default stack exists', () => {
+  it('lists the baselines first, defaults to "default", and names the stacks it knows when asked for another', () => {
+    const registry = createStackRegistry();
     expect(
-      stackEntries()
+      registry
+        .list()
         .map((e) => e.name)
         .slice(0, 3),
     ).toEqual(['bm25', 'vector', 'hybrid-rrf']);
-    expect(defaultStackName()).toBe(
-      stackEntries().some((e) => e.name === 'default') ? 'default' : 'hybrid-rrf',
-    );
-    expect(() => findStack('nope')).toThrow(/unknown stack "nope" \(stacks: bm25, vector, hybrid-rrf/);
+    expect(registry.defaultName).toBe('default');
+    expect(() => registry.get('nope')).toThrow(/unknown stack "nope" \(stacks: bm25, vector, hybrid-rrf/);
+    // Without a "default" stack the first registered one stands in; an empty registry says so.
+    expect(new StackRegistry(registry.list().slice(0, 2)).defaultName).toBe('bm25');
+    expect(() => new StackRegistry().defaultName).toThrow(/empty/);
   });
 
   it('bm25 ranks target-type nodes exactly as the reference BM25 index does', async () => {
@@ -57,7 +61,7 @@ describe('stack registry', () => {
   });
 
   it('refuses vector stacks on a store without vectors, with a clear message', async () => {
-    const bare = openToyStore('/tmp/weft-bare', { vectors: false });
+    const bare = { context: toyContext({ vectors: false }) };
     await expect(buildStack('vector', bare)).rejects.toMatchObject({
       code: 'WEFT_BAD_INPUT',
       message: expect.stringMatching(/needs a vector index/),
@@ -66,7 +70,7 @@ describe('stack registry', () => {
     expect((await buildStack('bm25', bare)).name).toBe('bm25');
   });
 
-  it('accepts entries that return a finished retriever, and rejects duplicate or bad names', async () => {
+  it('accepts entries that return a finished retriever, and rejects duplicate or bad names; registries are independent', async () => {
     const fixed: RetrieverV1 = {
       specificationVersion: 'v1',
       name: 'fixed',
@@ -87,12 +91,17 @@ describe('stack registry', () => {
         },
       }),
     };
-    registerStacks({ name: 'fixed-test', description: 'returns p:q2', create: () => fixed });
-    expect(await buildStack('fixed-test', store)).toBe(fixed);
-    expect(() => registerStacks({ name: 'bm25', description: 'again', create: () => fixed })).toThrow(
+    const registry = createStackRegistry().register({
+      name: 'fixed-test',
+      description: 'returns p:q2',
+      create: () => fixed,
+    });
+    expect(await registry.create('fixed-test', store)).toBe(fixed);
+    expect(createStackRegistry().has('fixed-test')).toBe(false);
+    expect(() => registry.register({ name: 'bm25', description: 'again', create: () => fixed })).toThrow(
       /registered twice/,
     );
-    expect(() => registerStacks({ name: 'Bad Name', description: 'x', create: () => fixed })).toThrow(
+    expect(() => registry.register({ name: 'Bad Name', description: 'x', create: () => fixed })).toThrow(
       /invalid stack name/,
     );
   });

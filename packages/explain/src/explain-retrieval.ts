@@ -153,6 +153,11 @@ export function renderReached(candidate: Candidate, labels: NodeLabels, max = 3)
   return lines;
 }
 
+/** Every warning the stages reported, as `kind name: message`, in stage order. */
+export function traceWarnings(result: RetrievalResult): string[] {
+  return result.trace.stages.flatMap((s) => (s.warnings ?? []).map((w) => `${s.kind} ${s.name}: ${w}`));
+}
+
 /** The whole explanation of one retrieval: plan, stages, and per result the paths that reached it. */
 export function renderExplanation(
   result: RetrievalResult,
@@ -170,6 +175,8 @@ export function renderExplanation(
         `  ${s.kind} ${s.name}${trace.rounds > 1 ? ` (round ${s.round})` : ''}: ${fixed(s.durationMs, 1)} ms${s.llmCalls ? `, ${s.llmCalls} LLM calls` : ''}${s.error ? `, FAILED ${s.error.code}: ${s.error.message}` : ''}`,
     ),
   );
+  const warnings = traceWarnings(result);
+  if (warnings.length > 0) lines.push('Warnings:', ...warnings.map((w) => `  ${w}`));
   const route = result.ranking[0]?.scores.routeStructure;
   if (route !== undefined) {
     lines.push(

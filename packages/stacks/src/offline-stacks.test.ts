@@ -1,9 +1,10 @@
 import { retrieve } from '@weft/core';
 import { describe, expect, it } from 'vitest';
-import { openToyStore } from '../testing/toy-store.ts';
-import { buildStack } from './index.ts';
+import { toyContext } from '@weft/core/test';
+import { createStack } from './index.ts';
 
-const store = openToyStore('/tmp/weft-toy-store');
+const store = { context: toyContext() };
+const buildStack = (name: string, on: typeof store) => createStack(name, on);
 
 /** Queries the offline stacks must survive: each returns a ranking (possibly empty) and never throws. */
 const awkward: Record<string, { readonly query: string; readonly ranked: boolean }> = {

@@ -9,13 +9,7 @@ import { type RerankExample, TrajectoryReranker, trainTrajectoryReranker } from 
 import type { ArtifactStore, RetrievalContext, SkbQuery, TraverserV1 } from '@weft/spec';
 import { FocusedTraverser } from '@weft/traverser-focused';
 import { MixedTraverser } from '@weft/traverser-mor';
-import type { OpenedStore } from '../store/store-manifest.ts';
-import {
-  registerStacks,
-  type StackEntry,
-  type StackTrainOptions,
-  type StackTrainReport,
-} from './stack-registry.ts';
+import type { StackEntry, StackStore, StackTrainOptions, StackTrainReport } from './stack-registry.ts';
 
 /**
  * The offline hybrid stacks: no LLM call anywhere. A schema-aware planner links the query's
@@ -42,7 +36,7 @@ function withArtifacts(context: RetrievalContext, artifacts: ArtifactStore): Ret
 
 /** Fits the planner once per `weft train` run; later stacks reuse it. */
 async function ensurePlanner(
-  store: OpenedStore,
+  store: StackStore,
   options: StackTrainOptions,
 ): Promise<{ model: SchemaPlannerModel; summary: string }> {
   const existing = await options.artifacts.get<SchemaPlannerModel>(schemaPlannerArtifact);
@@ -175,5 +169,3 @@ export const offlineStacks: readonly StackEntry[] = [
   mixedStack('mor-offline', 'intersect', 'reranker-trajectory.mor-offline'),
   focused,
 ];
-
-registerStacks(...offlineStacks);

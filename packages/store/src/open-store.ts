@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { FileArtifactStore, WeftError } from '@weft/core';
 import { KuzuGraphStore } from '@weft/graph-kuzu';
 import type { RetrievalContext, TextIndexV1 } from '@weft/spec';
-import { openIndexes } from './indexes.ts';
+import { artifactsDirectory } from './replace-artifacts.ts';
+import { openIndexes } from './store-indexes.ts';
 import { readManifest, recoverStoreDirectory } from './store-directory.ts';
 import type { OpenedIndexes, OpenedStore } from './store-manifest.ts';
 
@@ -24,10 +25,12 @@ const missingTextIndex: TextIndexV1 = {
  * Opens a store built by `weft ingest` for querying: the graph read-only (several processes may
  * open one store at once), the indexes when the store has them, and its artefacts folder.
  */
-export async function openStore(
-  directory: string,
-  options: { queryEmbedder?: string } = {},
-): Promise<OpenedStore> {
+export interface OpenStoreOptions {
+  /** Embed queries with this embedder spec; it must match the one the vectors were built with. */
+  readonly queryEmbedder?: string;
+}
+
+export async function openStore(directory: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
   await recoverStoreDirectory(directory);
   const manifest = await readManifest(directory);
   const graph = await KuzuGraphStore.open(join(directory, manifest.graph.path));
@@ -44,18 +47,20 @@ export async function openStore(
     await graph.close();
     throw error;
   }
+  const artifacts = new FileArtifactStore(artifactsDirectory(directory));
   const context: RetrievalContext = {
     schema: manifest.schema,
     graph,
     text: indexes?.text ?? missingTextIndex,
     ...(indexes?.vector ? { vector: indexes.vector } : {}),
     ...(indexes?.embeddingModel ? { embeddingModel: indexes.embeddingModel } : {}),
-    artifacts: new FileArtifactStore(join(directory, 'artifacts')),
+    artifacts,
   };
   return {
     directory,
     manifest,
     graph,
+    artifacts,
     context,
     async close() {
       await indexes?.close();

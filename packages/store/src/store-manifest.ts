@@ -1,5 +1,14 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import type { GraphStoreV1, RetrievalContext, SkbSchema, TextIndexV1, VectorIndexV1 } from '@weft/spec';
+import type {
+  ArtifactStore,
+  GraphStoreV1,
+  RetrievalContext,
+  SkbSchema,
+  TextFieldInfo,
+  TextIndexV1,
+  TextIndexV2,
+  VectorIndexV1,
+} from '@weft/spec';
 
 /**
  * A store directory (`--db <dir>`) holds everything built from one bundle:
@@ -27,7 +36,12 @@ export interface StoreManifest {
 }
 
 export interface IndexManifest {
-  readonly text: { readonly provider: string; readonly path: string };
+  readonly text: {
+    readonly provider: string;
+    readonly path: string;
+    /** The searchable fields (absent in stores built before fields existed: `document` only). */
+    readonly fields?: readonly TextFieldInfo[];
+  };
   readonly vector?: {
     readonly provider: string;
     readonly path: string;
@@ -43,7 +57,7 @@ export interface IndexManifest {
 
 /** The indexes of an opened store, with the embedding model its queries must use. */
 export interface OpenedIndexes {
-  readonly text: TextIndexV1;
+  readonly text: TextIndexV1 | TextIndexV2;
   readonly vector?: VectorIndexV1;
   readonly embeddingModel?: EmbeddingModelV4;
   close(): Promise<void>;
@@ -54,6 +68,8 @@ export interface OpenedStore {
   readonly directory: string;
   readonly manifest: StoreManifest;
   readonly graph: GraphStoreV1;
+  /** Where trained parts are read from (`<dir>/artifacts`); also `context.artifacts`. */
+  readonly artifacts: ArtifactStore;
   readonly context: RetrievalContext;
   close(): Promise<void>;
 }

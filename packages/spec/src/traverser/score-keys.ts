@@ -1,0 +1,39 @@
+/**
+ * The `Candidate.scores` keys with one meaning across Weft. Traversers write them, rerankers read
+ * them (a reranker lists what it reads in `RerankerV1.requiredScores`, and the pipeline warns when
+ * candidates lack them). A key not listed here is private to the stages that share it.
+ */
+export interface KnownScores {
+  /** BM25 of the query against the node's own document (name, aliases, text). */
+  readonly bm25?: number;
+  /** BM25 of the query against the node's relation-aware document (own text plus neighbour names). */
+  readonly bm25Relations?: number;
+  /** Cosine similarity of the query and node embeddings. */
+  readonly dense?: number;
+  /** Best link score in [0, 1] of a query mention naming a node adjacent to this one. */
+  readonly anchorLink?: number;
+  /** Best link score of a mention naming a node two hops away. */
+  readonly anchorLink2?: number;
+  /** The node itself is named by a query mention (link score in [0, 1]). */
+  readonly anchorSelf?: number;
+  /** Probability, in [0, 1], that the relation connecting the node to a linked mention is the one the query asks about. */
+  readonly relationMatch?: number;
+  /** How strongly the query asks for this node's type, in [0, 1]. */
+  readonly targetType?: number;
+  /** BM25 of the query without its linked mentions, among the nodes adjacent to a mention. */
+  readonly bm25Restriction?: number;
+  /** Evidence of planned paths (MixedTraverser): summed link × path weights. */
+  readonly structure?: number;
+  /** Score of the best plan path that reached the node (MixedTraverser). */
+  readonly pathScore?: number;
+  /** Calibrated confidence of the best plan path that reached the node (MixedTraverser). */
+  readonly pathConfidence?: number;
+  /** Link score of the anchor a path started from (MixedTraverser). */
+  readonly link?: number;
+  /** BM25 among the structural candidate set (MixedTraverser). */
+  readonly bm25InSet?: number;
+  /** BM25 over the target types, the global text ranking (MixedTraverser). */
+  readonly bm25Global?: number;
+}
+
+export type ScoreKey = keyof KnownScores;

@@ -1,0 +1,11 @@
+export { type BuildStoreOptions, type BuiltStore, buildStore } from './build-store.ts';
+export { openStore, type OpenStoreOptions } from './open-store.ts';
+export { artifactsDirectory, replaceArtifacts } from './replace-artifacts.ts';
+export { type ArtifactInfo, type StoreInfo, storeInfo } from './store-info.ts';
+export { manifestFileName, readManifest } from './store-directory.ts';
+export {
+  type BuildIndexesOptions,
+  buildIndexes,
+  openIndexes,
+} from './store-indexes.ts';
+export type { IndexManifest, OpenedIndexes, OpenedStore, StoreManifest } from './store-manifest.ts';

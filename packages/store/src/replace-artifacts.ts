@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { FileArtifactStore } from '@weft/core';
+import type { ArtifactStore } from '@weft/spec';
+
+/** The folder of a store that holds what `weft train` fitted. */
+export function artifactsDirectory(storeDirectory: string): string {
+  return path.join(storeDirectory, 'artifacts');
+}
+
+/**
+ * Runs `fit` against a fresh, empty artifact store and swaps it in for the store's artifacts only
+ * when `fit` resolves: a failed or interrupted training run leaves the previous artifacts in place.
+ * Readers of the store keep working throughout (they read whole files, and each rename is atomic).
+ */
+export async function replaceArtifacts<T>(
+  storeDirectory: string,
+  fit: (artifacts: ArtifactStore) => Promise<T>,
+): Promise<T> {
+  const final = artifactsDirectory(storeDirectory);
+  const next = `${final}.next-${process.pid}`;
+  await rm(next, { recursive: true, force: true });
+  try {
+    const result = await fit(new FileArtifactStore(next));
+    const old = `${final}.old-${process.pid}`;
+    if (existsSync(final)) await rename(final, old);
+    if (existsSync(next)) await rename(next, final);
+    await rm(old, { recursive: true, force: true });
+    return result;
+  } finally {
+    await rm(next, { recursive: true, force: true });
+  }
+}
