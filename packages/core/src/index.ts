@@ -29,3 +29,4 @@ export {
   type TextSearchHelperOptions,
   textFields,
 } from './stores/search.ts';
+export { trigramCount, trigramSimilarity, trigrams } from './text/trigram-similarity.ts';

@@ -13,5 +13,5 @@ export {
 export { CsrAdjacency } from './csr-adjacency.ts';
 export { databaseFileName } from './kuzu-graph-mapping.ts';
 export { KuzuGraphStore, type KuzuGraphStoreOptions } from './kuzu-graph-store.ts';
-export { NameIndex, trigramSimilarity } from './name-index.ts';
+export { NameIndex } from './name-index.ts';
 export { assertReadOnlyCypher } from './read-only-cypher.ts';

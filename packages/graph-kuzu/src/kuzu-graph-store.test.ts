@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { runGraphStoreSuite } from '@internal/conformance';
+import { runGraphStoreSuite } from '@weft/conformance';
 import { WeftError } from '@weft/core';
 import { toySkb } from '@weft/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

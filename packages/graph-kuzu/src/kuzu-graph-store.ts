@@ -17,7 +17,9 @@ import type {
 } from '@weft/spec';
 import kuzu from 'kuzu';
 import { CsrAdjacency } from './csr-adjacency.ts';
+import { KuzuConnectionPool } from './kuzu-connection-pool.ts';
 import { databaseFileName } from './kuzu-graph-mapping.ts';
+import { kuzuGraphStats } from './kuzu-graph-stats.ts';
 import { drain } from './kuzu-query.ts';
 import { NameIndex } from './name-index.ts';
 import { NodeCache } from './node-cache.ts';
@@ -44,11 +46,6 @@ export interface KuzuGraphStoreOptions {
   readonly nodeCacheSize?: number;
 }
 
-interface Lease {
-  readonly connection: kuzu.Connection;
-  readonly statements: Map<string, kuzu.PreparedStatement>;
-}
-
 const idBatch = 10_000;
 /** Up to this many uncached ids (or nodes/400, when known) are fetched by primary key; more through one scan. */
 const pointLookupLimit = 256;
@@ -66,9 +63,7 @@ export class KuzuGraphStore implements GraphStoreV1 {
   readonly supportsCypher = true;
   readonly path: string;
   private readonly db: kuzu.Database;
-  private readonly idle: Lease[] = [];
-  private readonly all: Lease[] = [];
-  private readonly waiting: ((lease: Lease) => void)[] = [];
+  private readonly pool: KuzuConnectionPool;
   private readonly options: KuzuGraphStoreOptions;
   private schema: SkbSchema | undefined;
   private names: Promise<NameIndex> | undefined;
@@ -83,11 +78,7 @@ export class KuzuGraphStore implements GraphStoreV1 {
     this.db = db;
     this.options = options;
     this.nodeCache = new NodeCache(options.nodeCacheSize ?? 10_000);
-    for (let i = 0; i < Math.max(1, options.connections ?? 4); i++) {
-      const lease = { connection: new kuzu.Connection(db), statements: new Map() };
-      this.all.push(lease);
-      this.idle.push(lease);
-    }
+    this.pool = new KuzuConnectionPool(db, options.connections ?? 4);
   }
 
   /** Opens the graph in `directory` (or the database file itself). */
@@ -107,7 +98,10 @@ export class KuzuGraphStore implements GraphStoreV1 {
     }
     const store = new KuzuGraphStore(path, db, options);
     try {
-      const rows = await store.query("MATCH (m:WeftMeta) WHERE m.key = 'schema' RETURN m.value AS value", {});
+      const rows = await store.pool.query(
+        "MATCH (m:WeftMeta) WHERE m.key = 'schema' RETURN m.value AS value",
+        {},
+      );
       const value = rows[0]?.value;
       if (typeof value !== 'string')
         throw new WeftError({ code: 'WEFT_STORE_FAILED', message: `${path} holds no Weft schema` });
@@ -120,76 +114,12 @@ export class KuzuGraphStore implements GraphStoreV1 {
     return store;
   }
 
-  private acquire(): Promise<Lease> {
-    if (this.closed)
-      return Promise.reject(
-        new WeftError({ code: 'WEFT_STORE_FAILED', message: 'the graph store is closed' }),
-      );
-    const lease = this.idle.pop();
-    if (lease) return Promise.resolve(lease);
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(lease: Lease): void {
-    const next = this.waiting.shift();
-    if (next) next(lease);
-    else this.idle.push(lease);
-  }
-
-  private async prepared(lease: Lease, statement: string): Promise<kuzu.PreparedStatement> {
-    let prepared = lease.statements.get(statement);
-    if (!prepared) {
-      prepared = await lease.connection.prepare(statement);
-      if (!prepared.isSuccess())
-        throw new WeftError({ code: 'WEFT_BAD_INPUT', message: prepared.getErrorMessage() });
-      lease.statements.set(statement, prepared);
-    }
-    return prepared;
-  }
-
-  /** Runs one of the store's own statements; every parameter must be given (Kùzu keeps stale bindings). */
-  private async query(
-    statement: string,
-    params: Record<string, kuzu.KuzuValue>,
-  ): Promise<Record<string, unknown>[]> {
-    const lease = await this.acquire();
-    try {
-      const prepared = await this.prepared(lease, statement);
-      return drain(await lease.connection.execute(prepared, params));
-    } catch (error) {
-      throw toWeftError(error, 'WEFT_STORE_FAILED', 'Kùzu query failed');
-    } finally {
-      this.release(lease);
-    }
-  }
-
-  /** Runs a statement and hands its rows over one at a time (never one array of them all). */
-  private async each(
-    statement: string,
-    params: Record<string, kuzu.KuzuValue>,
-    onRow: (row: Record<string, unknown>) => void,
-  ): Promise<void> {
-    const lease = await this.acquire();
-    let results: kuzu.QueryResult[] = [];
-    try {
-      const prepared = await this.prepared(lease, statement);
-      const result = await lease.connection.execute(prepared, params);
-      results = Array.isArray(result) ? result : [result];
-      for (const one of results) while (one.hasNext()) onRow(one.getNextSync() as Record<string, unknown>);
-    } catch (error) {
-      throw toWeftError(error, 'WEFT_STORE_FAILED', 'Kùzu query failed');
-    } finally {
-      for (const one of results) one.close();
-      this.release(lease);
-    }
-  }
-
   /** The in-memory adjacency (loaded once; see the README for why it sits beside Kùzu). */
   loadAdjacency(): Promise<CsrAdjacency> {
     this.adjacency ??= (async () => {
       const started = performance.now();
       const adjacency = await CsrAdjacency.load(
-        (statement, params, onRow) => this.each(statement, params, onRow),
+        (statement, params, onRow) => this.pool.each(statement, params, onRow),
         this.schema!.nodeTypes.map((t) => t.name),
         this.schema!.edgeTypes.map((t) => t.name),
       );
@@ -249,32 +179,31 @@ export class KuzuGraphStore implements GraphStoreV1 {
     if (missing.length > 0 && missing.length <= Math.max(pointLookupLimit, nodeCount / 400)) {
       // Primary-key lookups (hash index, ~0.4 ms each) spread over the pool's connections: Kùzu
       // evaluates `id IN $list` by scanning the whole table (~200 ms on WordNet, seconds at 1M nodes).
-      const workers = Math.min(this.all.length, Math.ceil(missing.length / 4));
+      const workers = Math.min(this.pool.size, Math.ceil(missing.length / 4));
       await Promise.all(
-        Array.from({ length: workers }, async (_, worker) => {
-          const lease = await this.acquire();
-          try {
-            const prepared = await this.prepared(
-              lease,
-              `MATCH (n:Node) WHERE n.id = $id RETURN ${nodeColumns}`,
-            );
-            for (let i = worker; i < missing.length; i += workers) {
-              this.check(options.abortSignal);
-              for (const row of drain(await lease.connection.execute(prepared, { id: missing[i]! })))
-                found.set(row.id as string, toNode(row));
+        Array.from({ length: workers }, (_, worker) =>
+          this.pool.withLease(async (lease) => {
+            try {
+              const prepared = await this.pool.prepared(
+                lease,
+                `MATCH (n:Node) WHERE n.id = $id RETURN ${nodeColumns}`,
+              );
+              for (let i = worker; i < missing.length; i += workers) {
+                this.check(options.abortSignal);
+                for (const row of drain(await lease.connection.execute(prepared, { id: missing[i]! })))
+                  found.set(row.id as string, toNode(row));
+              }
+            } catch (error) {
+              throw toWeftError(error, 'WEFT_STORE_FAILED', 'Kùzu query failed');
             }
-          } catch (error) {
-            throw toWeftError(error, 'WEFT_STORE_FAILED', 'Kùzu query failed');
-          } finally {
-            this.release(lease);
-          }
-        }),
+          }),
+        ),
       );
     } else {
       // Many ids: one join per batch costs about one table scan, whatever the batch size.
       // Empty list parameters crash Kùzu 0.11.3: never send one.
       for (let i = 0; i < missing.length; i += idBatch) {
-        const rows = await this.query(
+        const rows = await this.pool.query(
           `UNWIND CAST($ids AS STRING[]) AS x MATCH (n:Node) WHERE n.id = x RETURN ${nodeColumns}`,
           { ids: missing.slice(i, i + idBatch) },
         );
@@ -319,7 +248,7 @@ export class KuzuGraphStore implements GraphStoreV1 {
   private nameIndex(): Promise<NameIndex> {
     this.names ??= (async () => {
       const index = new NameIndex();
-      await this.each(
+      await this.pool.each(
         // coalesce: `collect` skips NULLs, which would misalign the parallel lists.
         "MATCH (n:Node) RETURN n.type AS type, collect(n.id) AS ids, collect(coalesce(n.name, '')) AS names, collect(coalesce(n.aliases, CAST([] AS STRING[]))) AS aliases",
         {},
@@ -360,7 +289,7 @@ export class KuzuGraphStore implements GraphStoreV1 {
       params[name] = checkParam(name, value) as kuzu.KuzuValue;
     const maxRows = options.maxRows ?? this.options.defaultMaxRows ?? 10_000;
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 30_000;
-    const lease = await this.acquire();
+    const lease = await this.pool.acquire();
     let results: kuzu.QueryResult[] = [];
     try {
       const prepared = await lease.connection.prepare(query);
@@ -406,76 +335,21 @@ export class KuzuGraphStore implements GraphStoreV1 {
       for (const result of results) result.close();
       // 0 is refused; the store's own queries run without a practical limit.
       lease.connection.setQueryTimeout(noTimeoutMs);
-      this.release(lease);
+      this.pool.release(lease);
     }
   }
 
   async doStats(): Promise<GraphStats> {
     this.check();
-    this.stats ??= this.computeStats();
+    this.stats ??= kuzuGraphStats(this.pool);
     return this.stats;
-  }
-
-  private async computeStats(): Promise<GraphStats> {
-    const nodesByType: Record<string, number> = {};
-    const edgesByType: Record<string, number> = {};
-    for (const row of await this.query(
-      'MATCH (n:Node) RETURN n.type AS type, count(*) AS count ORDER BY type',
-      {},
-    )) {
-      nodesByType[row.type as string] = Number(row.count);
-    }
-    for (const row of await this.query(
-      'MATCH ()-[e:Edge]->() RETURN e.type AS type, count(*) AS count ORDER BY type',
-      {},
-    )) {
-      edgesByType[row.type as string] = Number(row.count);
-    }
-    // Degree = out + in edges (a self-loop counts twice), as a histogram so 1M nodes stay cheap.
-    const histogram = await this.query(
-      'MATCH (n:Node) OPTIONAL MATCH (n)-[o:Edge]->() WITH n, count(o) AS outDegree OPTIONAL MATCH (n)<-[i:Edge]-() WITH n, outDegree, count(i) AS inDegree WITH outDegree + inDegree AS degree RETURN degree, count(*) AS count ORDER BY degree',
-      {},
-    );
-    const nodes = Object.values(nodesByType).reduce((s, c) => s + c, 0);
-    const edges = Object.values(edgesByType).reduce((s, c) => s + c, 0);
-    const at = (q: number) => {
-      const rank = Math.min(nodes - 1, Math.floor(q * nodes));
-      let seen = 0;
-      for (const row of histogram) {
-        seen += Number(row.count);
-        if (seen > rank) return Number(row.degree);
-      }
-      return 0;
-    };
-    let sum = 0;
-    for (const row of histogram) sum += Number(row.degree) * Number(row.count);
-    return {
-      nodes,
-      edges,
-      nodesByType,
-      edgesByType,
-      degree: {
-        mean: nodes ? sum / nodes : 0,
-        max: nodes ? at(1) : 0,
-        p50: nodes ? at(0.5) : 0,
-        p95: nodes ? at(0.95) : 0,
-      },
-    };
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.nodeCache.clear();
-    // Wait for queries in flight: every connection must come back before the database closes.
-    while (this.idle.length < this.all.length)
-      await new Promise<void>((resolve) =>
-        this.waiting.push((lease) => {
-          this.idle.push(lease);
-          resolve();
-        }),
-      );
-    for (const lease of this.all) await lease.connection.close().catch(() => undefined);
+    await this.pool.close();
     await this.db.close();
   }
 }

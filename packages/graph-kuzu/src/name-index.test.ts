@@ -1,6 +1,7 @@
-import { trigramSimilarity as referenceSimilarity } from '@weft/core/test';
+import { trigramSimilarity } from '@weft/core';
+import { InMemoryGraphStore, toySkb } from '@weft/core/test';
 import { describe, expect, it } from 'vitest';
-import { NameIndex, trigramSimilarity } from './name-index.ts';
+import { NameIndex } from './name-index.ts';
 
 describe('NameIndex', () => {
   const index = new NameIndex();
@@ -40,15 +41,29 @@ describe('NameIndex', () => {
     expect(index.lookup('   ', { limit: 10, fuzzy: true })).toEqual([]);
   });
 
-  it('scores trigrams exactly like the reference store', () => {
-    for (const [a, b] of [
-      ['Nikn D850', 'nikon d850'],
-      ['abc', 'abd'],
-      ['a', 'a'],
-      ['hello world', 'world hello'],
-    ] as const) {
-      expect(trigramSimilarity(a, b)).toBeCloseTo(referenceSimilarity(a, b));
+  it('finds the same fuzzy matches, with the same scores, as the reference store', async () => {
+    const skb = toySkb();
+    const reference = new InMemoryGraphStore(skb);
+    const names = new NameIndex();
+    for (const node of skb.nodes)
+      names.add({ id: node.id, type: node.type, name: node.name, aliases: node.aliases ?? [] });
+    const queries = [
+      'Nikn D850',
+      'Nikkor 200-50',
+      'Canon EOS',
+      'Leitz camera',
+      'Bushnel Trophy',
+      'trail cam',
+    ];
+    const expected = await reference.doLookup(queries, { fuzzy: true, limit: 5 });
+    for (const [i, query] of queries.entries()) {
+      const got = names.lookup(query, { fuzzy: true, limit: 5 });
+      expect(got.map((m) => [m.id, m.match, m.matched])).toEqual(
+        expected[i]!.map((m) => [m.id, m.match, m.matched]),
+      );
+      for (const [j, match] of got.entries()) expect(match.score).toBeCloseTo(expected[i]![j]!.score, 12);
     }
+    expect(expected.some((list) => list.some((m) => m.match === 'fuzzy'))).toBe(true);
   });
 });
 

@@ -1,9 +1,17 @@
+export { englishAnalyzer } from './english-analyzer.ts';
 export { lanceWhere } from './lance-filter.ts';
 export {
+  combinedColumn,
+  type DocumentTermCounts,
   defaultNodeTable,
   documentColumn,
   type LanceNodeRecord,
   nodeDocument,
+  relationsColumn,
+  termCountsPath,
+  type TextFieldName,
+  textFieldColumns,
+  textFieldDescriptions,
   type VectorColumn,
   type WriteLanceNodesOptions,
   type WriteLanceNodesResult,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runTextIndexSuite, runVectorIndexSuite } from '@internal/conformance';
+import { runTextIndexSuite, runVectorIndexSuite } from '@weft/conformance';
 import { afterAll } from 'vitest';
 import { writeLanceNodes } from './lance-node-table.ts';
 import { LanceTextIndex } from './lance-text-index.ts';

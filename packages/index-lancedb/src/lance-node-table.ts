@@ -10,8 +10,11 @@ import {
   Utf8,
   vectorFromArray,
 } from 'apache-arrow';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { WeftError } from '@weft/core';
+import { englishAnalyzer } from './english-analyzer.ts';
 import { lancedb } from './lancedb.ts';
 import { buildVectorIndex, type VectorIndexChoice } from './vector-index-choice.ts';
 
@@ -19,6 +22,27 @@ import { buildVectorIndex, type VectorIndexChoice } from './vector-index-choice.
 export const defaultNodeTable = 'nodes';
 /** The column holding name + aliases + text, which the BM25 index covers. */
 export const documentColumn = 'doc';
+/** The column holding a node's relation text (its neighbours' names by relation), BM25-indexed. */
+export const relationsColumn = 'relations';
+/** Document and relation text together: one BM25 field over both (a relation-aware document). */
+export const combinedColumn = 'combined';
+
+/**
+ * The text fields of a node table, as `TextIndexV2` names them, with the column each is stored in.
+ * `relations` and `combined` exist in tables written with relation text.
+ */
+export const textFieldColumns = {
+  document: documentColumn,
+  relations: relationsColumn,
+  combined: combinedColumn,
+} as const;
+export type TextFieldName = keyof typeof textFieldColumns;
+
+export const textFieldDescriptions: Readonly<Record<TextFieldName, string>> = {
+  document: "the node's own document: name, aliases and text",
+  relations: "the names of the node's graph neighbours, grouped by relation (edge type and direction)",
+  combined: 'document and relations as one field: a relation-aware document',
+};
 
 /** One node as written to LanceDB. `vectors` holds one embedding per vector column. */
 export interface LanceNodeRecord {
@@ -27,6 +51,8 @@ export interface LanceNodeRecord {
   readonly name: string;
   readonly aliases?: readonly string[];
   readonly text: string;
+  /** The node's relation text (see `relationsColumn`); empty or absent for nodes without one. */
+  readonly relations?: string;
   readonly vectors?: Readonly<Record<string, ArrayLike<number>>>;
 }
 
@@ -46,7 +72,23 @@ export interface WriteLanceNodesOptions {
   readonly batchSize?: number;
   /** ANN index type per vector column; `'auto'` picks by row count (see `chooseVectorIndex`). */
   readonly vectorIndex?: VectorIndexChoice;
+  /**
+   * Write and index the `relations` and `combined` columns (default false: the document field only).
+   * Records then carry their relation text in `relations`.
+   */
+  readonly relationFields?: boolean;
   readonly onProgress?: (phase: string, done: number) => void;
+}
+
+/** Document frequencies of the `document` field, as `englishAnalyzer` splits it. */
+export interface DocumentTermCounts {
+  readonly documents: number;
+  readonly frequencies: Readonly<Record<string, number>>;
+}
+
+/** Where the term counts of a table are kept: a JSON file beside its LanceDB data. */
+export function termCountsPath(directory: string, table: string): string {
+  return join(directory, `${table}.terms.json`);
 }
 
 export interface WriteLanceNodesResult {
@@ -65,7 +107,7 @@ export function nodeDocument(node: {
   return [node.name, ...(node.aliases ?? []), node.text].filter((part) => part.length > 0).join(' ; ');
 }
 
-function nodeSchema(vectorColumns: readonly VectorColumn[]): Schema {
+function nodeSchema(vectorColumns: readonly VectorColumn[], relationFields: boolean): Schema {
   return new Schema([
     new Field('id', new Utf8(), false),
     new Field('type', new Utf8(), false),
@@ -73,6 +115,9 @@ function nodeSchema(vectorColumns: readonly VectorColumn[]): Schema {
     new Field('aliases', new Utf8(), false),
     new Field('text', new Utf8(), false),
     new Field(documentColumn, new Utf8(), false),
+    ...(relationFields
+      ? [new Field(relationsColumn, new Utf8(), false), new Field(combinedColumn, new Utf8(), false)]
+      : []),
     ...vectorColumns.map(
       (c) =>
         new Field(c.name, new FixedSizeList(c.dimensions, new Field('item', new Float32(), true)), false),
@@ -84,8 +129,17 @@ function toBatch(
   schema: Schema,
   rows: readonly LanceNodeRecord[],
   vectorColumns: readonly VectorColumn[],
+  relationFields: boolean,
 ): RecordBatch {
   const strings = (values: string[]) => vectorFromArray(values, new Utf8()).data[0]!;
+  const documents = rows.map((r) => nodeDocument(r));
+  const relationText = relationFields
+    ? [
+        strings(rows.map((r) => r.relations ?? '')),
+        strings(rows.map((r, i) => (r.relations ? `${documents[i]} ; ${r.relations}` : documents[i]!))),
+      ]
+    : [];
+  const firstVector = 6 + relationText.length;
   const children = [
     strings(rows.map((r) => r.id)),
     strings(rows.map((r) => r.type)),
@@ -93,7 +147,8 @@ function toBatch(
     // Aliases are stored joined by newlines: one string column keeps the table flat and readable.
     strings(rows.map((r) => (r.aliases ?? []).join('\n'))),
     strings(rows.map((r) => r.text)),
-    strings(rows.map((r) => nodeDocument(r))),
+    strings(documents),
+    ...relationText,
     ...vectorColumns.map((column, c) => {
       const flat = new Float32Array(rows.length * column.dimensions);
       rows.forEach((row, i) => {
@@ -106,7 +161,7 @@ function toBatch(
         }
         flat.set(vector, i * column.dimensions);
       });
-      const type = schema.fields[6 + c]!.type as FixedSizeList<Float32>;
+      const type = schema.fields[firstVector + c]!.type as FixedSizeList<Float32>;
       const child = makeData({ type: new Float32(), length: flat.length, data: flat });
       return makeData({ type, length: rows.length, nullCount: 0, child });
     }),
@@ -124,16 +179,25 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
   const vectorColumns = options.vectorColumns ?? [];
   const tableName = options.table ?? defaultNodeTable;
   const batchSize = options.batchSize ?? 8192;
-  const schema = nodeSchema(vectorColumns);
+  const relationFields = options.relationFields ?? false;
+  const schema = nodeSchema(vectorColumns, relationFields);
   const db = await lancedb.connect(options.directory);
   let table: Table | undefined;
   try {
     table = await db.createEmptyTable(tableName, schema, { mode: 'overwrite' });
     let rows = 0;
     let pending: LanceNodeRecord[] = [];
+    const frequencies = new Map<string, number>();
+    let documents = 0;
+    const count = (node: LanceNodeRecord) => {
+      const terms = new Set(englishAnalyzer(nodeDocument(node)));
+      if (terms.size > 0) documents++;
+      for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+    };
     const flush = async () => {
       if (pending.length === 0) return;
-      await table!.add(new ArrowTable(schema, [toBatch(schema, pending, vectorColumns)]));
+      for (const node of pending) count(node);
+      await table!.add(new ArrowTable(schema, [toBatch(schema, pending, vectorColumns, relationFields)]));
       rows += pending.length;
       pending = [];
       options.onProgress?.('write', rows);
@@ -143,18 +207,23 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
       if (pending.length >= batchSize) await flush();
     }
     await flush();
+    const counts: DocumentTermCounts = { documents, frequencies: Object.fromEntries(frequencies) };
+    await writeFile(termCountsPath(options.directory, tableName), JSON.stringify(counts));
     // One compacted fragment set makes the later index builds and scans cheaper than many small appends.
     if (rows > 0) await table.optimize({ cleanupOlderThan: new Date() });
     options.onProgress?.('text-index', rows);
-    await table.createIndex(documentColumn, {
-      config: lancedb.Index.fts({
-        withPosition: false,
-        baseTokenizer: 'simple',
-        stem: true,
-        removeStopWords: true,
-        asciiFolding: true,
-      }),
-    });
+    const textColumns = relationFields ? [documentColumn, relationsColumn, combinedColumn] : [documentColumn];
+    for (const column of textColumns) {
+      await table.createIndex(column, {
+        config: lancedb.Index.fts({
+          withPosition: false,
+          baseTokenizer: 'simple',
+          stem: true,
+          removeStopWords: true,
+          asciiFolding: true,
+        }),
+      });
+    }
     if (rows > 0) await table.createIndex('type', { config: lancedb.Index.bitmap() });
     const vectorIndexes: Record<string, string> = {};
     for (const column of vectorColumns) {

@@ -101,7 +101,7 @@ export class LanceVectorIndex implements VectorIndexV1 {
           .column(this.column)
           .distanceType('cosine')
           // `_distance` is selected explicitly: LanceDB warns on every call whose select omits it.
-          .select(['id', '_distance'])
+          .select(['id', 'type', '_distance'])
           .limit(options.limit)
           // LanceDB checks minimum ≤ maximum on each call: open the maximum before raising the minimum.
           .maximumNprobes(1 << 20)
@@ -113,8 +113,8 @@ export class LanceVectorIndex implements VectorIndexV1 {
         if (where) search = search.where(where);
         else search = search.maximumNprobes(this.nprobes);
         if (exact) search = search.bypassVectorIndex();
-        const rows = (await search.toArray()) as { id: string; _distance: number }[];
-        return rows.map((row) => ({ id: row.id, score: 1 - row._distance }));
+        const rows = (await search.toArray()) as { id: string; type: string; _distance: number }[];
+        return rows.map((row) => ({ id: row.id, type: row.type, score: 1 - row._distance }));
       } catch (error) {
         throw toWeftError(error, 'WEFT_STORE_FAILED', 'LanceDB vector search failed');
       }

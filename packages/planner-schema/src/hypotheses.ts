@@ -1,3 +1,4 @@
+import { searchText } from '@weft/core';
 import type { GraphNeighbor, NameMatch, RetrievalContext } from '@weft/spec';
 import { metapathKey } from './metapath.ts';
 import { queryWords, quotedPhrases, singularForms, stopwords } from './query-text.ts';
@@ -143,8 +144,7 @@ export async function linkQuery(
   if (linkedIds.length > 0) {
     const asides = [...query.matchAll(/\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g)].map((m) => m[1]!).join(' ');
     const queries = asides.trim() ? [query, asides] : [query];
-    const lists = await context.text.doSearch({
-      queries,
+    const lists = await searchText(context.text, queries, {
       limit: linkedIds.length,
       filter: { ids: linkedIds },
       ...signal,

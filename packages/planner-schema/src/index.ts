@@ -20,7 +20,13 @@ export {
   predictTargetTypes,
   SchemaPlanner,
   type SchemaPlannerOptions,
+  type SchemaPlannerSettings,
   scoreHypotheses,
 } from './schema-planner.ts';
-export { type SchemaPlannerModel, schemaPlannerArtifact } from './schema-planner-model.ts';
+export {
+  loadSchemaPlannerModel,
+  saveSchemaPlannerModel,
+  schemaPlannerFormat,
+} from './schema-planner-artifact.ts';
+export type { SchemaPlannerModel } from './schema-planner-model.ts';
 export { type TrainSchemaPlannerOptions, trainSchemaPlanner } from './train-schema-planner.ts';

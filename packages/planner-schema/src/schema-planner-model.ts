@@ -2,9 +2,11 @@ import type { LinearModel } from '@weft/core';
 import type { MetapathKey } from './metapath.ts';
 import type { NaiveBayesModel } from './naive-bayes.ts';
 
-/** What `trainSchemaPlanner` fits on a bundle's train queries; stored as an artifact with the store. */
+/**
+ * What `trainSchemaPlanner` fits on a bundle's train queries; stored as an artifact with the store
+ * (see `schemaPlannerFormat`, whose version says which shape this is).
+ */
 export interface SchemaPlannerModel {
-  readonly version: 1;
   /** In how many train queries each token occurs (query language vs. entity words). */
   readonly queryDocumentFrequency: Readonly<Record<string, number>>;
   readonly queryCount: number;
@@ -17,5 +19,3 @@ export interface SchemaPlannerModel {
   /** Scores (anchor node, metapath) hypotheses; features in `hypothesisFeatures` order. */
   readonly hypothesis: LinearModel;
 }
-
-export const schemaPlannerArtifact = 'planner-schema.model';

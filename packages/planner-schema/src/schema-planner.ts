@@ -1,6 +1,7 @@
-import { emptyPlan, linearScore, sigmoid } from '@weft/core';
+import { type ArtifactLoad, emptyPlan, linearScore, sigmoid, WeftError } from '@weft/core';
 import type {
   Anchor,
+  ArtifactStore,
   Plan,
   PlannerV1,
   PlanOptions,
@@ -22,11 +23,29 @@ import {
 import { oneHopMetapaths, toPlanHops } from './metapath.ts';
 import { predictNaiveBayes } from './naive-bayes.ts';
 import { queryWords, singularForms, stopwords, tokens as toTokens } from './query-text.ts';
-import { type SchemaPlannerModel, schemaPlannerArtifact } from './schema-planner-model.ts';
+import { loadSchemaPlannerModel } from './schema-planner-artifact.ts';
+import type { SchemaPlannerModel } from './schema-planner-model.ts';
 
-export interface SchemaPlannerOptions {
-  /** A fitted model; when absent it is read from `context.artifacts` on first use, else hand-set weights apply. */
-  readonly model?: SchemaPlannerModel;
+/**
+ * Where the planner's model comes from: an artifact of the store, by the name its trainer stored it
+ * under, or a model given here. There is no default name: a name the trainer does not share would
+ * leave a trained store planning with hand-set weights.
+ */
+export type SchemaPlannerOptions = SchemaPlannerSettings &
+  (
+    | {
+        /**
+         * The artifact `trainSchemaPlanner` stored the model under (`artifactName(stack, 'planner-schema')`),
+         * read from `context.artifacts`. When it is missing or stale the planner warns
+         * (`context.warn`) and uses hand-set weights.
+         */
+        readonly artifact: string;
+        readonly model?: undefined;
+      }
+    | { readonly model: SchemaPlannerModel; readonly artifact?: undefined }
+  );
+
+export interface SchemaPlannerSettings {
   /** How many typed paths the plan keeps (default 8). */
   readonly maxPaths?: number;
   /** Paths scoring below this fraction of the best are dropped (default 0.05). */
@@ -44,31 +63,46 @@ export interface SchemaPlannerOptions {
 export class SchemaPlanner implements PlannerV1 {
   readonly specificationVersion = 'v1';
   readonly name = 'schema';
-  private model: SchemaPlannerModel | undefined;
-  private loaded: boolean;
   private readonly options: SchemaPlannerOptions;
+  /**
+   * Loaded models by artifact store: one planner may serve several stores (stacks over two stores
+   * share it), and each store has its own model. Read once per store; a failed read is retried.
+   */
+  private readonly loads = new WeakMap<ArtifactStore, Promise<ArtifactLoad<SchemaPlannerModel>>>();
 
-  constructor(options: SchemaPlannerOptions = {}) {
-    this.options = options;
-    this.model = options.model;
-    this.loaded = options.model !== undefined;
-  }
-
-  /** Replaces the model (after training). */
-  setModel(model: SchemaPlannerModel | undefined): void {
-    this.model = model;
-    this.loaded = true;
-  }
-
-  private async ensureModel(context: RetrievalContext): Promise<SchemaPlannerModel | undefined> {
-    if (!this.loaded) {
-      this.loaded = true;
-      const stored = await context.artifacts?.get<SchemaPlannerModel>(schemaPlannerArtifact);
-      // A model fitted with other hypothesis features would score the wrong columns.
-      if (stored?.version === 1 && stored.hypothesis.features.join() === hypothesisFeatures.join())
-        this.model = stored;
+  constructor(options: SchemaPlannerOptions) {
+    // Callers without types (scripts, JavaScript) get a message rather than a TypeError on first use.
+    if (options?.model === undefined && typeof options?.artifact !== 'string') {
+      throw new WeftError({
+        code: 'WEFT_BAD_INPUT',
+        message:
+          "SchemaPlanner needs { artifact } (the name trainSchemaPlanner stored its model under, e.g. artifactName(stack, 'planner-schema')) or { model }",
+      });
     }
-    return this.model;
+    this.options = options;
+  }
+
+  /** The model for this context's store, or undefined (hand-set weights) after a warning. */
+  private async modelFor(context: RetrievalContext): Promise<SchemaPlannerModel | undefined> {
+    if (this.options.model) return this.options.model;
+    const load = await this.load(context.artifacts, this.options.artifact);
+    if (load.status === 'loaded') return load.value;
+    context.warn?.(load.message);
+    return undefined;
+  }
+
+  private load(
+    artifacts: ArtifactStore | undefined,
+    name: string,
+  ): Promise<ArtifactLoad<SchemaPlannerModel>> {
+    if (!artifacts) return loadSchemaPlannerModel(undefined, name);
+    let load = this.loads.get(artifacts);
+    if (!load) {
+      load = loadSchemaPlannerModel(artifacts, name);
+      this.loads.set(artifacts, load);
+      load.catch(() => this.loads.delete(artifacts));
+    }
+    return load;
   }
 
   async doPlan(options: PlanOptions): Promise<Plan> {
@@ -76,7 +110,7 @@ export class SchemaPlanner implements PlannerV1 {
     const schema = context.schema;
     const base = emptyPlan(query, schema);
     if (query.trim().length === 0) return base;
-    const model = await this.ensureModel(context);
+    const model = await this.modelFor(context);
     const scored = await scoreHypotheses(query, context, model, this.options.linking);
     const targetTypes = predictTargetTypes(query, schema, model);
     const plan = assemblePlan(query, schema, scored.hypotheses, scored.scores, targetTypes, {

@@ -9,5 +9,9 @@ export {
   TrajectoryReranker,
   type TrajectoryRerankerModel,
   type TrajectoryRerankerOptions,
-  trajectoryRerankerArtifact,
 } from './trajectory-reranker.ts';
+export {
+  loadTrajectoryRerankerModel,
+  saveTrajectoryRerankerModel,
+  trajectoryRerankerFormat,
+} from './trajectory-reranker-artifact.ts';

@@ -1,4 +1,4 @@
-import { fitLogistic, type LinearModel, linearScore, sigmoid } from '@weft/core';
+import { fitLogistic, type LinearModel, linearScore, sigmoid, WeftError } from '@weft/core';
 import type { Candidate, Plan, RetrievalContext } from '@weft/spec';
 import {
   gateFeatures,
@@ -9,7 +9,8 @@ import {
   trajectoryOrder,
 } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
-import { type TrajectoryRerankerModel, trajectoryRerankerArtifact } from './trajectory-reranker.ts';
+import type { TrajectoryRerankerModel } from './trajectory-reranker.ts';
+import { saveTrajectoryRerankerModel } from './trajectory-reranker-artifact.ts';
 
 /** Candidates a stack produced for one query, with the query's gold answers. */
 export interface RerankExample {
@@ -44,7 +45,11 @@ export interface TrainTrajectoryRerankerOptions {
   readonly objectives?: readonly RerankObjective[];
   /** Fit the route gate (default true); it is kept only when it raises val Hit@1. */
   readonly gate?: boolean;
-  /** Artifact name the model is stored under (default `reranker-trajectory.model`). */
+  /**
+   * The artifact the model is stored under in `context.artifacts`: the name the stack gives its
+   * `TrajectoryReranker` (`artifactName(stack, 'reranker-trajectory')`). Required when the context
+   * has an artifact store; without one the model is only returned.
+   */
   readonly artifact?: string;
 }
 
@@ -197,7 +202,8 @@ function fitGate(
 
 /**
  * Fits the reranker on train examples (one positive against sampled negatives per query), chooses the
- * L2 strength on val, and stores the model in `context.artifacts` when present.
+ * L2 strength on val, and stores the model in `context.artifacts` under `options.artifact` when the
+ * context has an artifact store.
  */
 export async function trainTrajectoryReranker(
   context: RetrievalContext | undefined,
@@ -205,6 +211,14 @@ export async function trainTrajectoryReranker(
   val: readonly RerankExample[],
   options: TrainTrajectoryRerankerOptions = {},
 ): Promise<TrainTrajectoryRerankerResult> {
+  if (context?.artifacts && options.artifact === undefined) {
+    // Storing under a name of the trainer's choosing is how a trained store came to rank untrained.
+    throw new WeftError({
+      code: 'WEFT_BAD_INPUT',
+      message:
+        'trainTrajectoryReranker: the context has an artifact store but options.artifact names no artifact; pass the name the TrajectoryReranker reads',
+    });
+  }
   const rowsFor = (objective: RerankObjective, examples: readonly RerankExample[]) =>
     objective === 'pairwise'
       ? pairRowsOf(examples, options.negatives ?? 48)
@@ -256,12 +270,12 @@ export async function trainTrajectoryReranker(
     gated !== undefined &&
     (gated.hit1 > ungated.hit1 || (gated.hit1 === ungated.hit1 && gated.mrr > ungated.mrr));
   const model: TrajectoryRerankerModel = {
-    version: 1,
     linear: chosen.linear,
     ...(chosen.structureFirst ? { structureFirst: true } : {}),
     ...(keep && gate ? { gate, route: gated.mode } : {}),
   };
-  await context?.artifacts?.put(options.artifact ?? trajectoryRerankerArtifact, model);
+  if (context?.artifacts && options.artifact !== undefined)
+    await saveTrajectoryRerankerModel(context.artifacts, options.artifact, model);
   return {
     model,
     val: tried.map(({ objective, l2, structureFirst, hit1, mrr }) => ({

@@ -1,14 +1,17 @@
-import { runRerankerSuite } from '@internal/conformance';
-import { emptyPlan } from '@weft/core';
-import { InMemoryGraphStore, InMemoryTextIndex, toySkb } from '@weft/core/test';
-import type { Candidate, RetrievalContext } from '@weft/spec';
+import { runRerankerSuite } from '@weft/conformance';
+import { artifactEnvelope, createRetriever, emptyPlan, retrieve } from '@weft/core';
+import { InMemoryGraphStore, InMemoryTextIndex, MockTraverser, toySkb } from '@weft/core/test';
+import type { ArtifactStore, Candidate, RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { trainTrajectoryReranker } from './train-trajectory-reranker.ts';
 import { TrajectoryReranker } from './trajectory-reranker.ts';
+import { trajectoryRerankerFormat } from './trajectory-reranker-artifact.ts';
+
+const artifact = 'test.reranker-trajectory';
 
 runRerankerSuite({
   name: 'TrajectoryReranker (fixed weights)',
-  create: async () => new TrajectoryReranker(),
+  create: async () => new TrajectoryReranker({ artifact }),
 });
 
 function candidate(id: string, structure: number, bm25: number): Candidate {
@@ -46,9 +49,11 @@ describe('trainTrajectoryReranker', () => {
         put: async (n: string, v: unknown) => void stored.set(n, v),
       },
     };
-    const result = await trainTrajectoryReranker(withArtifacts, examples.slice(0, 20), examples.slice(20));
+    const result = await trainTrajectoryReranker(withArtifacts, examples.slice(0, 20), examples.slice(20), {
+      artifact,
+    });
     expect(result.val[0]!.hit1).toBe(100);
-    const reranker = new TrajectoryReranker();
+    const reranker = new TrajectoryReranker({ artifact });
     const query = 'q';
     const ranked = await reranker.doRerank({
       query,
@@ -123,5 +128,152 @@ describe('trainTrajectoryReranker gate-only examples', () => {
     );
     expect(withText.model.linear).toEqual(without.model.linear);
     expect(withText.val).toEqual(without.val);
+  });
+});
+
+/** An artifact store in memory that counts its reads. */
+function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown>; reads: number } {
+  const stored = new Map<string, unknown>();
+  return {
+    stored,
+    reads: 0,
+    async get<T>(name: string) {
+      this.reads++;
+      return stored.get(name) as T | undefined;
+    },
+    async put(name: string, value: unknown) {
+      stored.set(name, value);
+    },
+  };
+}
+
+describe('TrajectoryReranker models in the pipeline', () => {
+  const skb = toySkb();
+  const base: RetrievalContext = {
+    schema: skb.schema,
+    graph: new InMemoryGraphStore(skb),
+    text: new InMemoryTextIndex(skb.nodes),
+  };
+  /** A MixedTraverser-like list: a structural candidate with weak text, a strong text-only match. */
+  const mixed = (q: string | number): Candidate[] =>
+    [candidate(`s${q}`, 1, 0.3), candidate(`t${q}`, 0, 1)].map((c) => ({
+      ...c,
+      scores: { ...c.scores, paths: c.scores.structure ?? 0, anchors: 0, planConfidence: 0.5 },
+    }));
+  /** Fixed weights trust structure: `s` first. A model fitted where text answers puts `t` first. */
+  const fitted = async (artifacts: ArtifactStore) => {
+    const examples = Array.from({ length: 30 }, (_, q) => ({ candidates: mixed(q), answers: [`t${q}`] }));
+    await trainTrajectoryReranker({ ...base, artifacts }, examples.slice(0, 20), examples.slice(20), {
+      artifact,
+      gate: false,
+    });
+  };
+  const run = async (reranker: TrajectoryReranker, artifacts: ArtifactStore | undefined) => {
+    const retriever = createRetriever({
+      name: 'test',
+      context: { ...base, ...(artifacts ? { artifacts } : {}) },
+      traversers: [new MockTraverser({ doTraverse: () => mixed('') })],
+      rerankers: [reranker],
+    });
+    const { ranking, trace } = await retrieve(retriever, { query: 'q', limit: 5 });
+    return {
+      first: ranking[0]?.id,
+      warnings: trace.stages.find((s) => s.kind === 'reranker')?.warnings ?? [],
+    };
+  };
+
+  it('warns in the trace when the store is untrained, and ranks with fixed weights', async () => {
+    const untrained = await run(new TrajectoryReranker({ artifact }), memoryArtifacts());
+    expect(untrained.first).toBe('s');
+    expect(untrained.warnings).toHaveLength(1);
+    expect(untrained.warnings[0]).toMatch(/"test.reranker-trajectory" not found.*weft train/);
+  });
+
+  it('ranks with the trained model, without a warning, under the name the trainer stored', async () => {
+    const artifacts = memoryArtifacts();
+    await fitted(artifacts);
+    expect(artifacts.stored.get(artifact)).toMatchObject(trajectoryRerankerFormat);
+    const trained = await run(new TrajectoryReranker({ artifact }), artifacts);
+    expect(trained).toEqual({ first: 't', warnings: [] });
+    // Another name than the trainer's is no silent fallback.
+    const elsewhere = await run(new TrajectoryReranker({ artifact: 'other.reranker-trajectory' }), artifacts);
+    expect(elsewhere.first).toBe('s');
+    expect(elsewhere.warnings[0]).toMatch(/"other.reranker-trajectory" not found/);
+  });
+
+  it('warns about a model of another format version, an unversioned one, or other features', async () => {
+    const trained = memoryArtifacts();
+    await fitted(trained);
+    const { value } = trained.stored.get(artifact) as { value: { linear: { features: string[] } } };
+    const cases: [unknown, RegExp][] = [
+      [artifactEnvelope(trajectoryRerankerFormat.kind, 1, value), /reranker-trajectory v1/],
+      [{ version: 1, ...value }, /predates versioned artifacts/],
+      [
+        artifactEnvelope(trajectoryRerankerFormat.kind, trajectoryRerankerFormat.version, {
+          ...value,
+          linear: { ...value.linear, features: ['structure'] },
+        }),
+        /other features/,
+      ],
+    ];
+    for (const [stored, message] of cases) {
+      const artifacts = memoryArtifacts();
+      await artifacts.put(artifact, stored);
+      const stale = await run(new TrajectoryReranker({ artifact }), artifacts);
+      expect(stale.first).toBe('s');
+      expect(stale.warnings).toHaveLength(1);
+      expect(stale.warnings[0]).toMatch(message);
+    }
+  });
+
+  it("keeps each store's model apart when one reranker serves two stores, reading each once", async () => {
+    const trained = memoryArtifacts();
+    await fitted(trained);
+    const empty = memoryArtifacts();
+    const reranker = new TrajectoryReranker({ artifact });
+    const [first, second] = await Promise.all([run(reranker, trained), run(reranker, empty)]);
+    expect(first).toEqual({ first: 't', warnings: [] });
+    expect(second.first).toBe('s');
+    expect(second.warnings).toHaveLength(1);
+    expect(await run(reranker, trained)).toEqual({ first: 't', warnings: [] });
+    expect(await run(reranker, empty)).toMatchObject({ first: 's' });
+    expect(trained.reads).toBe(1);
+  });
+
+  it('warns when the traversers before it produce none of the scores its features read', async () => {
+    const artifacts = memoryArtifacts();
+    await fitted(artifacts);
+    const reranker = new TrajectoryReranker({ artifact });
+    // What a plain text traverser returns: BM25 only.
+    const textOnly = createRetriever({
+      name: 'test',
+      context: { ...base, artifacts },
+      traversers: [
+        new MockTraverser({
+          name: 'text',
+          doTraverse: () => [
+            { id: 'p:d850', score: 3, scores: { bm25: 3 }, trajectories: [], source: 'text' },
+          ],
+        }),
+      ],
+      rerankers: [reranker],
+    });
+    const { trace } = await retrieve(textOnly, { query: 'q', limit: 5 });
+    const warnings = trace.stages.find((s) => s.kind === 'reranker')?.warnings ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/"structure"/);
+    expect((await run(reranker, artifacts)).warnings).toEqual([]);
+  });
+
+  it('refuses to be built without an artifact name or a model', () => {
+    expect(() => new TrajectoryReranker(undefined as never)).toThrow(/needs \{ artifact \}/);
+    expect(() => new TrajectoryReranker({ name: 'x' } as never)).toThrow(/needs \{ artifact \}/);
+  });
+
+  it('refuses to train into an artifact store without the name the reranker reads', async () => {
+    const examples = Array.from({ length: 4 }, (_, q) => ({ candidates: mixed(q), answers: [`t${q}`] }));
+    await expect(
+      trainTrajectoryReranker({ ...base, artifacts: memoryArtifacts() }, examples, examples),
+    ).rejects.toThrow(/options.artifact/);
   });
 });

@@ -1,12 +1,14 @@
-import { type LinearModel, linearScore, sigmoid } from '@weft/core';
-import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
-import { gateFeatures, gateRow, type RouteMode, routedOrder } from './route-gate.ts';
+import { type ArtifactLoad, type LinearModel, linearScore, sigmoid, WeftError } from '@weft/core';
+import type { ArtifactStore, Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
+import { gateRow, type RouteMode, routedOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
+import { loadTrajectoryRerankerModel } from './trajectory-reranker-artifact.ts';
 
-export const trajectoryRerankerArtifact = 'reranker-trajectory.model';
-
+/**
+ * What `trainTrajectoryReranker` fits; stored as an artifact with the store (see
+ * `trajectoryRerankerFormat`, whose version says which shape this is).
+ */
 export interface TrajectoryRerankerModel {
-  readonly version: 1;
   readonly linear: LinearModel;
   /**
    * The route gate over `gateFeatures`: P(the trajectory ranking beats the text ranking) for a
@@ -20,13 +22,31 @@ export interface TrajectoryRerankerModel {
   readonly route?: RouteMode;
 }
 
-export interface TrajectoryRerankerOptions {
-  readonly name?: string;
-  /** A fitted model; when absent it is read from `context.artifacts` on first use, else fixed weights apply. */
-  readonly model?: TrajectoryRerankerModel;
-  /** Artifact name the model is read from (default `reranker-trajectory.model`). */
-  readonly artifact?: string;
-}
+/**
+ * Where the reranker's model comes from: an artifact of the store, by the name its trainer stored
+ * it under, or a model given here. There is no default name: a name the trainer does not share
+ * would leave a trained store ranking with fixed weights.
+ */
+export type TrajectoryRerankerOptions = { readonly name?: string } & (
+  | {
+      /**
+       * The artifact `trainTrajectoryReranker` stored the model under
+       * (`artifactName(stack, 'reranker-trajectory')`), read from `context.artifacts`. When it is
+       * missing or stale the reranker warns (`context.warn`) and applies fixed weights.
+       */
+      readonly artifact: string;
+      readonly model?: undefined;
+    }
+  | { readonly model: TrajectoryRerankerModel; readonly artifact?: undefined }
+);
+
+/**
+ * The scores the features read that MixedTraverser puts on every candidate, structural or fill.
+ * Others it reads (`pathScore`, `link`, `dense`, `anchorNeighbor`, …) are on some candidates only,
+ * so their absence from a list says nothing; the absence of these says the traverser is not one
+ * whose candidates the features describe, and every structural feature would read 0.
+ */
+const requiredScores: readonly string[] = ['structure', 'bm25Global', 'paths', 'anchors', 'planConfidence'];
 
 /** Used until `weft train` has fitted a model: structure with text inside the set, text as the fill. */
 const fixedWeights: Readonly<Record<(typeof trajectoryFeatures)[number], number>> = {
@@ -70,39 +90,53 @@ const fixedWeights: Readonly<Record<(typeof trajectoryFeatures)[number], number>
 export class TrajectoryReranker implements RerankerV1 {
   readonly specificationVersion = 'v1';
   readonly name: string;
-  private model: TrajectoryRerankerModel | undefined;
-  private loaded: boolean;
-  private readonly artifact: string;
+  readonly requiredScores = requiredScores;
+  private readonly options: TrajectoryRerankerOptions;
+  /**
+   * Loaded models by artifact store: one reranker may serve several stores (stacks over two stores
+   * share it), and each store has its own model. Read once per store; a failed read is retried.
+   */
+  private readonly loads = new WeakMap<ArtifactStore, Promise<ArtifactLoad<TrajectoryRerankerModel>>>();
 
-  constructor(options: TrajectoryRerankerOptions = {}) {
-    this.name = options.name ?? 'trajectory';
-    this.artifact = options.artifact ?? trajectoryRerankerArtifact;
-    this.model = options.model;
-    this.loaded = options.model !== undefined;
-  }
-
-  setModel(model: TrajectoryRerankerModel | undefined): void {
-    this.model = model;
-    this.loaded = true;
-  }
-
-  private async ensureModel(context: RetrievalContext): Promise<TrajectoryRerankerModel | undefined> {
-    if (!this.loaded) {
-      this.loaded = true;
-      const stored = await context.artifacts?.get<TrajectoryRerankerModel>(this.artifact);
-      if (
-        stored?.version === 1 &&
-        stored.linear.features.join() === trajectoryFeatures.join() &&
-        (stored.gate === undefined || stored.gate.features.join() === gateFeatures.join())
-      )
-        this.model = stored;
+  constructor(options: TrajectoryRerankerOptions) {
+    // Callers without types (scripts, JavaScript) get a message rather than a TypeError on first use.
+    if (options?.model === undefined && typeof options?.artifact !== 'string') {
+      throw new WeftError({
+        code: 'WEFT_BAD_INPUT',
+        message:
+          "TrajectoryReranker needs { artifact } (the name trainTrajectoryReranker stored its model under, e.g. artifactName(stack, 'reranker-trajectory')) or { model }",
+      });
     }
-    return this.model;
+    this.options = options;
+    this.name = options.name ?? 'trajectory';
+  }
+
+  /** The model for this context's store, or undefined (fixed weights) after a warning. */
+  private async modelFor(context: RetrievalContext): Promise<TrajectoryRerankerModel | undefined> {
+    if (this.options.model) return this.options.model;
+    const load = await this.load(context.artifacts, this.options.artifact);
+    if (load.status === 'loaded') return load.value;
+    context.warn?.(load.message);
+    return undefined;
+  }
+
+  private load(
+    artifacts: ArtifactStore | undefined,
+    name: string,
+  ): Promise<ArtifactLoad<TrajectoryRerankerModel>> {
+    if (!artifacts) return loadTrajectoryRerankerModel(undefined, name);
+    let load = this.loads.get(artifacts);
+    if (!load) {
+      load = loadTrajectoryRerankerModel(artifacts, name);
+      this.loads.set(artifacts, load);
+      load.catch(() => this.loads.delete(artifacts));
+    }
+    return load;
   }
 
   async doRerank(options: RerankOptions): Promise<Candidate[]> {
     if (options.candidates.length === 0) return [];
-    const model = await this.ensureModel(options.context);
+    const model = await this.modelFor(options.context);
     const rows = featureRows(options.candidates);
     const trajectory = options.candidates.map((_, i) => {
       const x = rows[i]!;

@@ -8,6 +8,8 @@ export interface IndexFilter {
 
 export interface IndexHit {
   readonly id: string;
+  /** The node's type, when the index keeps it (saves callers a graph look-up). */
+  readonly type?: string;
   /** Higher is better. BM25 for text indexes; cosine similarity for vector indexes. */
   readonly score: number;
 }

@@ -17,6 +17,7 @@ export type {
   GraphLookupOptions,
   GraphNeighbor,
   GraphNeighborsOptions,
+  GraphSampleOptions,
   GraphStats,
   GraphStoreV1,
   NameMatch,
@@ -24,7 +25,13 @@ export type {
 } from './graph-store/graph-store-v1.ts';
 export type { IndexFilter, IndexHit } from './index-filter.ts';
 export type { TextIndexV1, TextSearchOptions } from './text-index/text-index-v1.ts';
-export type { TextFieldInfo, TextIndexV2, TextSearchOptionsV2 } from './text-index/text-index-v2.ts';
+export type {
+  TermStatistics,
+  TermStatisticsOptions,
+  TextFieldInfo,
+  TextIndexV2,
+  TextSearchOptionsV2,
+} from './text-index/text-index-v2.ts';
 export type { VectorIndexV1, VectorSearchOptions } from './vector-index/vector-index-v1.ts';
 export type {
   Anchor,

@@ -23,6 +23,16 @@ export const baselineStacks: readonly StackEntry[] = [
     }),
   },
   {
+    name: 'bm25-rel',
+    description:
+      'relation-aware BM25: one field of each node’s document plus its neighbours’ names by relation; no training',
+    create: (store) => ({
+      name: 'bm25-rel',
+      context: store.context,
+      traversers: [new TextSearchTraverser({ name: 'bm25-rel', field: 'combined' })],
+    }),
+  },
+  {
     name: 'vector',
     description: "cosine similarity of the store's embeddings of the target types",
     create: (store) => {

@@ -1,4 +1,5 @@
 import { baselineStacks } from './baseline-stacks.ts';
+import { defaultStack } from './default-stack.ts';
 import { offlineStacks } from './offline-stacks.ts';
 import { StackRegistry, type StackCreateOptions, type StackStore } from './stack-registry.ts';
 import type { RetrieverV1 } from '@weft/spec';
@@ -6,7 +7,7 @@ import type { StackEntry } from './stack-registry.ts';
 
 /** Weft's own stacks, in listing order: the baselines first, then the hybrid stacks. */
 export function builtinStacks(): readonly StackEntry[] {
-  return [...baselineStacks, ...offlineStacks];
+  return [...baselineStacks, defaultStack, ...offlineStacks];
 }
 
 /** A registry holding `entries` (default: the built-in stacks); extend it with `register`. */

@@ -1,5 +1,6 @@
 export { baselineStacks } from './baseline-stacks.ts';
 export { builtinStacks, createStack, createStackRegistry } from './builtin-stacks.ts';
+export { defaultStack } from './default-stack.ts';
 export { offlineStacks } from './offline-stacks.ts';
 export {
   type StackCreateOptions,

@@ -1,7 +1,8 @@
 import { retrieve } from '@weft/core';
-import { describe, expect, it } from 'vitest';
 import { toyContext } from '@weft/core/test';
-import { createStack } from './index.ts';
+import type { ArtifactStore, RetrievalTrace, SkbQuery } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { createStack, createStackRegistry, offlineStacks, trainStacks } from './index.ts';
 
 const store = { context: toyContext() };
 const buildStack = (name: string, on: typeof store) => createStack(name, on);
@@ -37,4 +38,78 @@ describe.each(['default', 'mor-offline', 'focused-offline'])('%s stack on awkwar
         expect(result.ranking[i - 1]!.score).toBeGreaterThanOrEqual(result.ranking[i]!.score);
     });
   }
+});
+
+/** An artifact store in memory. */
+function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown> } {
+  const stored = new Map<string, unknown>();
+  return {
+    stored,
+    async get<T>(name: string) {
+      return stored.get(name) as T | undefined;
+    },
+    async put(name: string, value: unknown) {
+      stored.set(name, value);
+    },
+  };
+}
+
+const toyQueries: SkbQuery[] = [
+  ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
+  ['products by Canon', ['p:eos', 'p:ef']],
+  ['products by Leica', ['p:q2']],
+  ['what works with the Canon EOS 90D', ['p:ef']],
+  ['what works with the Nikon D850', ['p:nikkor']],
+  ['what works with the Nikon D3500', ['p:nikkor']],
+  ['lenses made by Nikon', ['p:nikkor']],
+  ['lenses made by Canon', ['p:ef']],
+].map(([query, answers], i) => ({
+  id: `q${i}`,
+  query: query as string,
+  answers: answers as string[],
+  split: i % 4 === 3 ? 'val' : 'train',
+}));
+
+const stageWarnings = (trace: RetrievalTrace) =>
+  trace.stages.filter((s) => s.kind === 'planner' || s.kind === 'reranker').flatMap((s) => s.warnings ?? []);
+
+describe('offline stacks and their artifacts', () => {
+  const sets = [
+    {
+      name: 'toy',
+      train: toyQueries.filter((q) => q.split === 'train'),
+      val: toyQueries.filter((q) => q.split === 'val'),
+    },
+  ];
+
+  it('read what their training stored, under <stack>.<component> names, without a warning', async () => {
+    const artifacts = memoryArtifacts();
+    const trained = { context: { ...toyContext(), artifacts } };
+    await trainStacks({
+      registry: createStackRegistry(offlineStacks),
+      store: trained,
+      sets,
+      artifacts,
+    });
+    expect([...artifacts.stored.keys()].sort()).toEqual(['mor-offline.reranker-trajectory', 'offline.planner-schema']);
+    for (const name of ['mor-offline', 'focused-offline']) {
+      const { trace } = await retrieve(await buildStack(name, trained), {
+        query: 'products by Nikon',
+        limit: 5,
+      });
+      expect(stageWarnings(trace)).toEqual([]);
+    }
+  });
+
+  it('say in the trace that an untrained store plans and ranks with defaults', async () => {
+    const untrained = { context: { ...toyContext(), artifacts: memoryArtifacts() } };
+    const { trace } = await retrieve(await buildStack('mor-offline', untrained), {
+      query: 'products by Nikon',
+      limit: 5,
+    });
+    const warnings = stageWarnings(trace);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/"offline.planner-schema" not found/);
+    expect(warnings[1]).toMatch(/"mor-offline.reranker-trajectory" not found/);
+  });
 });

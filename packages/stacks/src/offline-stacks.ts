@@ -1,14 +1,15 @@
-import { createRetriever, type StackDefinition } from '@weft/core';
+import { artifactName, createRetriever, type StackDefinition } from '@weft/core';
 import {
+  loadSchemaPlannerModel,
   SchemaPlanner,
   type SchemaPlannerModel,
-  schemaPlannerArtifact,
   trainSchemaPlanner,
 } from '@weft/planner-schema';
 import { type RerankExample, TrajectoryReranker, trainTrajectoryReranker } from '@weft/reranker-trajectory';
 import type { ArtifactStore, RetrievalContext, SkbQuery, TraverserV1 } from '@weft/spec';
 import { FocusedTraverser } from '@weft/traverser-focused';
 import { MixedTraverser } from '@weft/traverser-mor';
+import { spread } from './spread.ts';
 import type { StackEntry, StackStore, StackTrainOptions, StackTrainReport } from './stack-registry.ts';
 
 /**
@@ -17,18 +18,19 @@ import type { StackEntry, StackStore, StackTrainOptions, StackTrainReport } from
  * candidates with their trajectories; a trajectory reranker fitted on train queries orders them.
  */
 
+/**
+ * The planner's artifact, one for the offline method stacks: its model depends on the store's
+ * relational train queries only, not on the traverser or reranker after it, so `weft train` fits it
+ * once (the first stack trains it, the other reuses it) and both read the same one.
+ * The stack part of the name says that it belongs to all of them rather than to one.
+ */
+const plannerArtifact = artifactName('offline', 'planner-schema');
+
 /** Train queries per set used to fit the reranker (the rest would only cost time). */
 const rerankTrainPerSet = 200;
 const rerankValPerSet = 120;
 /** Train queries per set the planner learns from: cues saturate quickly, graph walks cost time. */
 const plannerTrainPerSet = 500;
-
-/** At most `n` queries spread evenly over the list (query files are often grouped by relation). */
-function spread<T>(list: readonly T[], n: number): T[] {
-  if (list.length <= n) return [...list];
-  const step = list.length / n;
-  return Array.from({ length: n }, (_, i) => list[Math.floor(i * step)]!);
-}
 
 function withArtifacts(context: RetrievalContext, artifacts: ArtifactStore): RetrievalContext {
   return { ...context, artifacts };
@@ -39,8 +41,8 @@ async function ensurePlanner(
   store: StackStore,
   options: StackTrainOptions,
 ): Promise<{ model: SchemaPlannerModel; summary: string }> {
-  const existing = await options.artifacts.get<SchemaPlannerModel>(schemaPlannerArtifact);
-  if (existing?.version === 1) return { model: existing, summary: 'planner reused' };
+  const existing = await loadSchemaPlannerModel(options.artifacts, plannerArtifact);
+  if (existing.status === 'loaded') return { model: existing.value, summary: 'planner reused' };
   const relational = options.sets.filter((set) => !set.textOnly);
   const perSet = relational.map((set) => spread(set.train, plannerTrainPerSet));
   const train = perSet.flat();
@@ -49,6 +51,7 @@ async function ensurePlanner(
   const weights = perSet.flatMap((s) => s.map(() => largest / Math.max(1, s.length)));
   const val = relational.flatMap((set) => spread(set.val, rerankValPerSet));
   const model = await trainSchemaPlanner(withArtifacts(store.context, options.artifacts), train, val, {
+    artifact: plannerArtifact,
     weights,
     onProgress: (done, total) => options.onProgress?.('planner', done, total),
   });
@@ -91,7 +94,9 @@ async function collect(
   return out;
 }
 
-function mixedStack(name: string, combine: 'sum' | 'intersect', artifact: string): StackEntry {
+function mixedStack(name: string, combine: 'sum' | 'intersect'): StackEntry {
+  // Each mixed stack fits its own reranker: the candidates it learns from are its traverser's.
+  const artifact = artifactName(name, 'reranker-trajectory');
   const build = (
     context: RetrievalContext,
     planner: SchemaPlanner,
@@ -110,7 +115,12 @@ function mixedStack(name: string, combine: 'sum' | 'intersect', artifact: string
       combine === 'sum'
         ? 'offline hybrid (best on val): schema planner, mixed traversal with summed path evidence, trajectory reranker; no LLM'
         : "MoR's pipeline offline: schema planner, mixed traversal (paths intersected, union fallback), trajectory reranker; no LLM",
-    create: (store) => build(store.context, new SchemaPlanner(), new TrajectoryReranker({ artifact })),
+    create: (store) =>
+      build(
+        store.context,
+        new SchemaPlanner({ artifact: plannerArtifact }),
+        new TrajectoryReranker({ artifact }),
+      ),
     async train(store, options): Promise<StackTrainReport> {
       const planner = await ensurePlanner(store, options);
       const context = withArtifacts(store.context, options.artifacts);
@@ -154,7 +164,7 @@ const focused: StackEntry = {
   create: (store) => ({
     name: 'focused-offline',
     context: store.context,
-    planner: new SchemaPlanner(),
+    planner: new SchemaPlanner({ artifact: plannerArtifact }),
     traversers: [new FocusedTraverser() as TraverserV1],
     llmBudget: 0,
   }),
@@ -164,8 +174,4 @@ const focused: StackEntry = {
   },
 };
 
-export const offlineStacks: readonly StackEntry[] = [
-  mixedStack('default', 'sum', 'reranker-trajectory.default'),
-  mixedStack('mor-offline', 'intersect', 'reranker-trajectory.mor-offline'),
-  focused,
-];
+export const offlineStacks: readonly StackEntry[] = [mixedStack('mor-offline', 'intersect'), focused];

@@ -15,10 +15,12 @@ describe('stack registry', () => {
       registry
         .list()
         .map((e) => e.name)
-        .slice(0, 3),
-    ).toEqual(['bm25', 'vector', 'hybrid-rrf']);
+        .slice(0, 4),
+    ).toEqual(['bm25', 'bm25-rel', 'vector', 'hybrid-rrf']);
     expect(registry.defaultName).toBe('default');
-    expect(() => registry.get('nope')).toThrow(/unknown stack "nope" \(stacks: bm25, vector, hybrid-rrf/);
+    expect(() => registry.get('nope')).toThrow(
+      /unknown stack "nope" \(stacks: bm25, bm25-rel, vector, hybrid-rrf/,
+    );
     // Without a "default" stack the first registered one stands in; an empty registry says so.
     expect(new StackRegistry(registry.list().slice(0, 2)).defaultName).toBe('bm25');
     expect(() => new StackRegistry().defaultName).toThrow(/empty/);

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { WeftError } from '@weft/core';
 import { buildKuzuGraph, type KuzuGraphBuild } from '@weft/graph-kuzu';
 import { formatSkbIssue, openBundle, type ValidationReport, validateBundle } from '@weft/skb';
+import { type RelationDocumentOptions, RelationDocuments } from './relation-documents.ts';
 import { buildIndexes } from './store-indexes.ts';
 import {
   assertReplaceable,
@@ -21,6 +22,12 @@ export interface BuildStoreOptions {
   readonly strict?: boolean;
   /** Embedder for the vector index (default `local`). */
   readonly embedder?: string;
+  /**
+   * Index each target node's neighbour names by relation as text fields (`relations`, `combined`);
+   * default true. Caps per node and edge type: `relationLimits`.
+   */
+  readonly relationFields?: boolean;
+  readonly relationLimits?: RelationDocumentOptions;
   /** `phase` is e.g. `validate`, `graph:copy-edges`, `index:…`; `total` when known. */
   readonly onProgress?: (phase: string, done: number, total?: number) => void;
   /** Test hook: called after the new store is complete, just before it is swapped in. */
@@ -85,12 +92,19 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
         options.onProgress?.(`graph:${phase}`, done, phase.includes('edges') ? summary.edges : summary.nodes),
     });
     await mkdir(join(staging, 'index'));
+    let relations: RelationDocuments | undefined;
+    if (options.relationFields ?? true) {
+      options.onProgress?.('index:relations', 0, summary.edges);
+      relations = await RelationDocuments.build(opened.schema, opened.nodes(), opened.edges(), options.relationLimits);
+      options.onProgress?.('index:relations', summary.edges, summary.edges);
+    }
     const indexes = await buildIndexes({
       directory: join(staging, 'index'),
       schema: opened.schema,
       nodes: () => opened.nodes(),
       nodeCount: summary.nodes,
       embedder: options.embedder ?? 'local',
+      ...(relations ? { relations } : {}),
       onProgress: (phase, done, total) => options.onProgress?.(`index:${phase}`, done, total),
     });
     await mkdir(join(staging, 'artifacts'));

@@ -1,5 +1,6 @@
 export { type BuildStoreOptions, type BuiltStore, buildStore } from './build-store.ts';
 export { openStore, type OpenStoreOptions } from './open-store.ts';
+export { type RelationDocumentOptions, RelationDocuments, relationLabel } from './relation-documents.ts';
 export { artifactsDirectory, replaceArtifacts } from './replace-artifacts.ts';
 export { type ArtifactInfo, type StoreInfo, storeInfo } from './store-info.ts';
 export { manifestFileName, readManifest } from './store-directory.ts';

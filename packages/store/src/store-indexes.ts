@@ -7,9 +7,11 @@ import {
   LanceTextIndex,
   LanceVectorIndex,
   nodeDocument,
+  type TextFieldName,
+  textFieldDescriptions,
   writeLanceNodes,
 } from '@weft/index-lancedb';
-import type { SkbNode, SkbSchema, TextIndexV1, VectorIndexV1 } from '@weft/spec';
+import type { SkbNode, SkbSchema, TextIndexV1, TextIndexV2, VectorIndexV1 } from '@weft/spec';
 import type { IndexManifest, OpenedIndexes } from './store-manifest.ts';
 
 export interface BuildIndexesOptions {
@@ -21,6 +23,11 @@ export interface BuildIndexesOptions {
   readonly nodeCount: number;
   /** `local` (default) or a provider spec such as `openai:text-embedding-3-small`. */
   readonly embedder: string;
+  /**
+   * Each node's relation text (see `RelationDocuments`): when given, the text index gets the
+   * `relations` and `combined` fields besides `document`.
+   */
+  readonly relations?: { text(id: string): string };
   readonly onProgress?: (phase: string, done: number, total?: number) => void;
 }
 
@@ -52,7 +59,7 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
     model = await createEmbeddingModel(parsed);
   }
 
-  const batches = embeddedBatches(options.nodes(), model);
+  const batches = embeddedBatches(options.nodes(), model, options.relations);
   const first = await batches.next();
   const dimensions = first.done
     ? model instanceof LocalEmbeddingModel
@@ -68,14 +75,21 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
       options.onProgress?.('embed', embedded, options.nodeCount);
     }
   }
+  const relationFields = options.relations !== undefined;
   const written = await writeLanceNodes({
     directory: path.join(storeDirectory, lancePath),
     nodes: records(),
+    relationFields,
     ...(dimensions > 0 ? { vectorColumns: [{ name: 'vector', dimensions }] } : {}),
     onProgress: (phase, done) => options.onProgress?.(phase, done, options.nodeCount),
   });
+  const fields = (relationFields ? ['document', 'relations', 'combined'] : ['document']) as TextFieldName[];
   return {
-    text: { provider: 'lancedb', path: lancePath },
+    text: {
+      provider: 'lancedb',
+      path: lancePath,
+      fields: fields.map((name) => ({ name, description: textFieldDescriptions[name] })),
+    },
     ...(dimensions > 0
       ? {
           vector: {
@@ -99,6 +113,7 @@ function firstDimensions(batch: readonly LanceNodeRecord[]): number {
 async function* embeddedBatches(
   nodes: AsyncIterable<SkbNode>,
   model: EmbeddingModelV4,
+  relations: BuildIndexesOptions['relations'],
 ): AsyncGenerator<LanceNodeRecord[]> {
   let pending: SkbNode[] = [];
   const flush = async (): Promise<LanceNodeRecord[]> => {
@@ -110,6 +125,7 @@ async function* embeddedBatches(
       name: node.name,
       ...(node.aliases ? { aliases: node.aliases } : {}),
       text: node.text,
+      ...(relations ? { relations: relations.text(node.id) } : {}),
       vectors: { vector: vectors[i]! },
     }));
     pending = [];
@@ -147,7 +163,7 @@ export async function openIndexes(
       });
     }
   }
-  const text: TextIndexV1 = await LanceTextIndex.open(path.join(storeDirectory, indexes.text.path));
+  const text: TextIndexV1 | TextIndexV2 = await LanceTextIndex.open(path.join(storeDirectory, indexes.text.path));
   let vector: VectorIndexV1 | undefined;
   try {
     if (!indexes.vector) return { text, close: () => text.close() };

@@ -1,4 +1,4 @@
-import { runTraverserSuite, toyNikonPlan } from '@internal/conformance';
+import { runTraverserSuite, toyNikonPlan } from '@weft/conformance';
 import { InMemoryGraphStore, InMemoryTextIndex, toySkb } from '@weft/core/test';
 import type { Plan, RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+import { searchText } from '@weft/core';
 import type {
   Candidate,
   EdgeDirection,
@@ -89,8 +90,7 @@ export class FocusedTraverser implements TraverserV1 {
     const inSet = new Map<string, number>();
     const restriction = plan.restriction || query;
     if (ids.length > 0 && texts) {
-      const [hits] = await context.text.doSearch({
-        queries: [restriction],
+      const [hits] = await searchText(context.text, [restriction], {
         limit: ids.length,
         filter: { ids },
         ...signal,
@@ -106,8 +106,7 @@ export class FocusedTraverser implements TraverserV1 {
           : context.schema.targetTypes
             ? { nodeTypes: context.schema.targetTypes }
             : undefined;
-      const [hits] = await context.text.doSearch({
-        queries: [query],
+      const [hits] = await searchText(context.text, [query], {
         limit: limit + anchorIds.size,
         ...(filter ? { filter } : {}),
         ...signal,

@@ -1,6 +1,14 @@
-import { runTraverserSuite, toyNikonPlan } from '@internal/conformance';
-import { InMemoryGraphStore, InMemoryTextIndex, toySkb } from '@weft/core/test';
-import type { RetrievalContext } from '@weft/spec';
+import { runTraverserSuite, toyNikonPlan } from '@weft/conformance';
+import { createRetriever, retrieve } from '@weft/core';
+import {
+  InMemoryGraphStore,
+  type InMemorySkb,
+  InMemoryTextIndex,
+  MockPlanner,
+  MockTextIndex,
+  toySkb,
+} from '@weft/core/test';
+import type { Candidate, Plan, RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { MixedTraverser } from './mixed-traverser.ts';
 
@@ -144,7 +152,11 @@ describe('MixedTraverser.doPrepare', () => {
     });
     const early = counted();
     const traverser = new MixedTraverser();
-    traverser.doPrepare({ query: 'Nikon gear for wildlife', limit: 10, context: early.context });
+    const prepared = traverser.doPrepare({
+      query: 'Nikon gear for wildlife',
+      limit: 10,
+      context: early.context,
+    });
     const before = early.calls();
     expect(before).toBeGreaterThan(0);
     const got = await traverser.doTraverse({
@@ -152,9 +164,142 @@ describe('MixedTraverser.doPrepare', () => {
       plan,
       limit: 10,
       context: early.context,
+      prepared,
     });
     expect(got).toEqual(expected);
     // Nothing searched twice: the prepared searches replaced the ones doTraverse would have made.
     expect(early.calls()).toBe(plain.calls());
+  });
+});
+
+/** The toy SKB with every id moved under `prefix`: another store that answers the same queries. */
+function movedSkb(prefix: string): InMemorySkb {
+  const base = toySkb();
+  return {
+    schema: base.schema,
+    nodes: base.nodes.map((n) => ({ ...n, id: `${prefix}${n.id}` })),
+    edges: base.edges.map((e) => ({ ...e, src: `${prefix}${e.src}`, dst: `${prefix}${e.dst}` })),
+  };
+}
+
+function contextOf(store: InMemorySkb): RetrievalContext {
+  return {
+    schema: store.schema,
+    graph: new InMemoryGraphStore(store),
+    text: new InMemoryTextIndex(store.nodes),
+  };
+}
+
+/** `toyNikonPlan` with its anchor in a store whose ids carry `prefix`. */
+function nikonPlanIn(prefix: string): Plan {
+  const plan = toyNikonPlan();
+  return {
+    ...plan,
+    anchors: plan.anchors.map((a) => ({
+      ...a,
+      candidates: a.candidates.map((c) => ({ ...c, id: `${prefix}${c.id}` })),
+    })),
+  };
+}
+
+const everyNodeIn = (candidates: readonly Candidate[], prefix: string) =>
+  candidates.length > 0 &&
+  candidates.every(
+    (c) =>
+      c.id.startsWith(prefix) && c.trajectories.every((t) => t.hops.every((h) => h.node.startsWith(prefix))),
+  );
+
+describe('MixedTraverser over two stores', () => {
+  const query = 'Nikon gear for wildlife';
+  const first = { prefix: 'one/', context: contextOf(movedSkb('one/')) };
+  const second = { prefix: 'two/', context: contextOf(movedSkb('two/')) };
+
+  it('keeps what each preparation found with its own retrieval, whatever order they run in', async () => {
+    const traverser = new MixedTraverser();
+    const handles = [first, second].map((store) =>
+      traverser.doPrepare({ query, limit: 10, context: store.context }),
+    );
+    // The second store's traversal starts first: nothing prepared for the first store may reach it.
+    const [two, one] = await Promise.all(
+      [second, first].map((store) =>
+        traverser.doTraverse({
+          query,
+          plan: nikonPlanIn(store.prefix),
+          limit: 10,
+          context: store.context,
+          prepared: handles[store === first ? 0 : 1],
+        }),
+      ),
+    );
+    expect(everyNodeIn(one!, first.prefix)).toBe(true);
+    expect(everyNodeIn(two!, second.prefix)).toBe(true);
+    expect(one!.map((c) => c.id.slice(first.prefix.length))).toEqual(
+      two!.map((c) => c.id.slice(second.prefix.length)),
+    );
+  });
+
+  it("ignores a handle prepared over another store's index", async () => {
+    const traverser = new MixedTraverser();
+    const foreign = traverser.doPrepare({ query, limit: 10, context: first.context });
+    const got = await traverser.doTraverse({
+      query,
+      plan: nikonPlanIn(second.prefix),
+      limit: 10,
+      context: second.context,
+      prepared: foreign,
+    });
+    expect(everyNodeIn(got, second.prefix)).toBe(true);
+  });
+
+  it('serves two stacks over two stores at once through the pipeline, each using its prepared searches', async () => {
+    const traverser = new MixedTraverser();
+    const stores = [first, second].map((store) => {
+      const inner = store.context.text;
+      const text = new MockTextIndex({ doSearch: (options) => inner.doSearch(options) });
+      return { ...store, text, context: { ...store.context, text } };
+    });
+    const retrievers = stores.map((store) =>
+      createRetriever({
+        name: `stack-${store.prefix}`,
+        context: store.context,
+        planner: new MockPlanner({ doPlan: () => nikonPlanIn(store.prefix) }),
+        traversers: [traverser],
+      }),
+    );
+    const [one, two] = await Promise.all(retrievers.map((r) => retrieve(r, { query, limit: 10 })));
+    expect(everyNodeIn(one!.ranking, first.prefix)).toBe(true);
+    expect(everyNodeIn(two!.ranking, second.prefix)).toBe(true);
+    // The global search ran once per store: in doPrepare, not again in doTraverse.
+    for (const { text } of stores)
+      expect(text.doSearchCalls.filter((c) => c.queries[0] === query && !c.filter?.ids)).toHaveLength(1);
+  });
+});
+
+describe('MixedTraverser batch limits', () => {
+  it('splits every text search into batches the index accepts (maxQueriesPerCall)', async () => {
+    const inner = new InMemoryTextIndex(skb.nodes);
+    const text = new MockTextIndex({ doSearch: (options) => inner.doSearch(options), maxQueriesPerCall: 1 });
+    const narrow: RetrievalContext = { ...context, text };
+    // A restriction that differs from the query makes the in-set search ask two queries.
+    const plan = toyNikonPlan();
+    const traverser = new MixedTraverser({ frontierLimit: 1 });
+    const prepared = traverser.doPrepare({ query: 'Nikon gear for wildlife', limit: 10, context: narrow });
+    const got = await traverser.doTraverse({
+      query: 'Nikon gear for wildlife',
+      plan,
+      limit: 10,
+      context: narrow,
+      prepared,
+    });
+    expect(text.doSearchCalls.length).toBeGreaterThan(0);
+    for (const call of text.doSearchCalls) expect(call.queries).toHaveLength(1);
+    expect(text.doSearchCalls.some((call) => call.queries[0] === plan.restriction)).toBe(true);
+    const wide = await new MixedTraverser({ frontierLimit: 1 }).doTraverse({
+      query: 'Nikon gear for wildlife',
+      plan,
+      limit: 10,
+      context,
+    });
+    expect(got).toEqual(wide);
   });
 });

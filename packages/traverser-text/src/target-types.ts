@@ -49,8 +49,8 @@ export async function hitCandidates(
 ): Promise<Candidate[]> {
   const { types, context, via } = options;
   const resolved =
-    !options.resolveTypes && types?.length !== 1
-      ? hits.map(() => undefined)
+    (!options.resolveTypes && types?.length !== 1) || hits.every((hit) => hit.type !== undefined)
+      ? hits.map((hit) => hit.type)
       : await nodeTypes(
           hits.map((hit) => hit.id),
           types,
@@ -58,7 +58,7 @@ export async function hitCandidates(
           context.abortSignal,
         );
   return hits.map((hit, i) => {
-    const type = resolved[i];
+    const type = hit.type ?? resolved[i];
     return {
       id: hit.id,
       ...(type === undefined ? {} : { type }),

@@ -1,4 +1,4 @@
-import { runTraverserSuite } from '@internal/conformance';
+import { runTraverserSuite } from '@weft/conformance';
 import { emptyPlan } from '@weft/core';
 import {
   InMemoryGraphStore,
@@ -72,7 +72,7 @@ describe('TextSearchTraverser', () => {
     expect(candidates.find((c) => c.id === 'b:nikon')?.type).toBe('brand');
   });
 
-  it('searches every type when neither plan nor schema names target types, without type lookups by default', async () => {
+  it('searches every type when neither plan nor schema names target types, typed by the index without graph look-ups', async () => {
     const schema = { ...skb.schema, targetTypes: undefined };
     const graph = new MockGraphStore(skb);
     const query = 'Nikon';
@@ -83,7 +83,8 @@ describe('TextSearchTraverser', () => {
       context: { ...context, schema, graph },
     });
     expect(candidates.map((c) => c.id)).toContain('b:nikon');
-    expect(candidates.every((c) => c.type === undefined)).toBe(true);
+    // The reference index returns each hit's type: no candidate needs a graph look-up.
+    expect(candidates.find((c) => c.id === 'b:nikon')?.type).toBe('brand');
     expect(graph.doGetNodesCalls).toEqual([]);
   });
 

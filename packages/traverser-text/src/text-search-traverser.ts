@@ -12,10 +12,22 @@ export interface TextSearchTraverserOptions {
    * hits are of the searched types anyway, and a lookup per query costs a graph round trip).
    */
   readonly resolveTypes?: boolean;
+  /**
+   * The field of a `TextIndexV2` to rank by, e.g. `combined` for relation-aware BM25 (default: the
+   * index's document field). The candidates' score key follows: `bm25` for the document,
+   * `bm25Relations` for `combined`, `bm25:<field>` otherwise.
+   */
+  readonly field?: string;
+}
+
+function scoreKey(field: string | undefined): string {
+  if (field === undefined || field === 'document') return 'bm25';
+  return field === 'combined' ? 'bm25Relations' : `bm25:${field}`;
 }
 
 /**
- * BM25 over the documents of the plan's target types (or the schema's): the lexical baseline. Each
+ * BM25 over the documents (or another field) of the plan's target types (or the schema's): the
+ * lexical baseline. Each
  * candidate has one trajectory of one hop, reached by `'text'`, with its BM25 score.
  */
 export class TextSearchTraverser implements TraverserV1 {
@@ -33,6 +45,7 @@ export class TextSearchTraverser implements TraverserV1 {
     const types = searchTypes(plan, context.schema);
     const [hits = []] = await searchText(context.text, [text], {
       limit,
+      ...(this.options.field ? { field: this.options.field } : {}),
       ...(types ? { filter: { nodeTypes: types } } : {}),
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
@@ -41,7 +54,7 @@ export class TextSearchTraverser implements TraverserV1 {
       resolveTypes: this.options.resolveTypes === true,
       context,
       via: 'text',
-      scoreName: 'bm25',
+      scoreName: scoreKey(this.options.field),
       source: this.name,
     });
   }

@@ -1,4 +1,4 @@
-import { runTraverserSuite } from '@internal/conformance';
+import { runTraverserSuite } from '@weft/conformance';
 import { emptyPlan } from '@weft/core';
 import {
   InMemoryGraphStore,
@@ -44,11 +44,13 @@ const records = skb.nodes.map((node) => ({
 }));
 const index = () => new InMemoryVectorIndex({ records, dimensions, embedderId: `test:hashed-${dimensions}` });
 
+// The suite's contexts carry a vector index and its model: the traverser must search the store it is
+// asked about, not one it was built with.
 runTraverserSuite({
   name: 'VectorSearchTraverser',
   searchOnly: true,
-  create: async () =>
-    new VectorSearchTraverser({ index: index(), embeddingModel: hashedEmbeddingModel(dimensions) }),
+  vectors: true,
+  create: async () => new VectorSearchTraverser(),
 });
 
 describe('VectorSearchTraverser', () => {

@@ -1,5 +1,5 @@
 import { ReferencePathTraverser } from '@weft/core/test';
-import { toyNikonPlan } from '@internal/conformance';
+import { toyNikonPlan } from '@weft/conformance';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { createStackRegistry } from '@weft/stacks';

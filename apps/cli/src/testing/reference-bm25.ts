@@ -7,11 +7,11 @@ import type { SkbNode, SkbSchema } from '@weft/spec';
 import { readFile } from 'node:fs/promises';
 import { readQuerySet } from '@weft/eval';
 import type { SkbSplit } from '@weft/spec';
-import { englishAnalyzer } from './english-analyzer.ts';
+import { englishAnalyzer } from '@weft/index-lancedb';
 
 /**
  * Independent BM25 figures for a query set: the reference in-memory BM25 (k1 1.2, b 0.75, English
- * analysis as in `english-analyzer.ts`) over the
+ * analysis as in `englishAnalyzer` of @weft/index-lancedb) over the
  * same documents (name + aliases + text of the target types), scored by plain loops here rather than
  * by @weft/eval. The yardstick that `weft eval --stack bm25` must agree with.
  */

@@ -12,6 +12,7 @@ import type {
   SkbSchema,
 } from '@weft/spec';
 import { WeftError } from '../errors/weft-error.ts';
+import { trigramSimilarity } from '../text/trigram-similarity.ts';
 
 export interface InMemorySkb {
   readonly schema: SkbSchema;
@@ -19,28 +20,8 @@ export interface InMemorySkb {
   readonly edges: readonly SkbEdge[];
 }
 
-/** Similarity of two strings in [0, 1] from shared character trigrams (Dice coefficient). */
-export function trigramSimilarity(a: string, b: string): number {
-  const grams = (s: string) => {
-    const padded = `  ${s.toLowerCase()} `;
-    const out = new Map<string, number>();
-    for (let i = 0; i + 3 <= padded.length; i++) {
-      const gram = padded.slice(i, i + 3);
-      out.set(gram, (out.get(gram) ?? 0) + 1);
-    }
-    return out;
-  };
-  const ga = grams(a);
-  const gb = grams(b);
-  let shared = 0;
-  let total = 0;
-  for (const [gram, count] of ga) {
-    shared += Math.min(count, gb.get(gram) ?? 0);
-    total += count;
-  }
-  for (const count of gb.values()) total += count;
-  return total === 0 ? 0 : (2 * shared) / total;
-}
+// Re-exported for `@weft/core/test` users: the one implementation lives with the shared utilities.
+export { trigramSimilarity };
 
 /**
  * The reference graph store: everything in maps, every operation by plain iteration. Small and

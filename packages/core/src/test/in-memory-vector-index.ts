@@ -37,7 +37,7 @@ export class InMemoryVectorIndex implements VectorIndexV1 {
         if (ids && !ids.has(record.id)) continue;
         let dot = 0;
         for (let i = 0; i < this.dimensions; i++) dot += query[i]! * record.unit[i]!;
-        hits.push({ id: record.id, score: dot });
+        hits.push({ id: record.id, type: record.type, score: dot });
       }
       hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
       return hits.slice(0, options.limit);

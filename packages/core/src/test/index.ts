@@ -5,7 +5,12 @@
  */
 export { MockEmbeddingModelV4, MockLanguageModelV4 } from 'ai/test';
 export { InMemoryGraphStore, type InMemorySkb, trigramSimilarity } from './in-memory-graph-store.ts';
-export { InMemoryTextIndex, type TextAnalyzer, tokenize } from './in-memory-text-index.ts';
+export {
+  InMemoryTextIndex,
+  type InMemoryTextIndexOptions,
+  type TextAnalyzer,
+  tokenize,
+} from './in-memory-text-index.ts';
 export { InMemoryVectorIndex, type VectorRecord } from './in-memory-vector-index.ts';
 export { MockGraphStore, MockTextIndex, MockVectorIndex } from './mock-stores.ts';
 export {
@@ -18,6 +23,6 @@ export {
 } from './mocks.ts';
 export { ReferencePathTraverser } from './reference-path-traverser.ts';
 export { ScoreReranker } from './score-reranker.ts';
-export { hashedEmbedding, hashedEmbeddingModel, toyContext } from './toy-context.ts';
+export { hashedEmbedding, hashedEmbeddingModel, relationText, toyContext } from './toy-context.ts';
 export { toySkb } from './toy-skb.ts';
 export { textResult } from './llm-fixtures.ts';

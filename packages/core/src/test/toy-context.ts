@@ -1,6 +1,6 @@
 import type { ArtifactStore, RetrievalContext } from '@weft/spec';
 import { MockEmbeddingModelV4 } from 'ai/test';
-import { InMemoryGraphStore } from './in-memory-graph-store.ts';
+import { InMemoryGraphStore, type InMemorySkb } from './in-memory-graph-store.ts';
 import { InMemoryTextIndex, tokenize } from './in-memory-text-index.ts';
 import { InMemoryVectorIndex } from './in-memory-vector-index.ts';
 import { toySkb } from './toy-skb.ts';
@@ -29,7 +29,30 @@ export function hashedEmbeddingModel() {
 }
 
 /**
- * A retrieval context over the toy SKB with the in-memory reference stores: graph, text index, and
+ * Relation text for the reference index: per node, `<edge type>: <neighbour names>` for each edge
+ * type and direction (a plain re-implementation of what a store builds at ingest, uncapped).
+ */
+export function relationText(skb: InMemorySkb): (id: string) => string {
+  const names = new Map(skb.nodes.map((node) => [node.id, node.name]));
+  const groups = new Map<string, Map<string, string[]>>();
+  const add = (id: string, label: string, neighbour: string) => {
+    const byLabel = groups.get(id) ?? groups.set(id, new Map()).get(id)!;
+    (byLabel.get(label) ?? byLabel.set(label, []).get(label)!).push(names.get(neighbour) ?? neighbour);
+  };
+  for (const edge of skb.edges) {
+    const label = edge.type.replace(/[_\-.:/]+/g, ' ');
+    add(edge.src, label, edge.dst);
+    add(edge.dst, label, edge.src);
+  }
+  return (id) =>
+    [...(groups.get(id) ?? new Map<string, string[]>())]
+      .map(([label, list]) => `${label}: ${list.join(', ')}`)
+      .join(' ; ');
+}
+
+/**
+ * A retrieval context over the toy SKB with the in-memory reference stores: graph, text index (with
+ * relation fields), and
  * (unless `vectors: false`) hashed-embedding vectors with their query model. What unit tests of
  * stages and stacks run against.
  */

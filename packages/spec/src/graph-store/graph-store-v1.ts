@@ -67,6 +67,14 @@ export interface CypherResult {
   readonly truncated: boolean;
 }
 
+export interface GraphSampleOptions {
+  /** Only nodes of these types; absent = every type. */
+  readonly nodeTypes?: readonly string[];
+  readonly count: number;
+  readonly seed: number;
+  readonly abortSignal?: AbortSignal;
+}
+
 export interface GraphStats {
   readonly nodes: number;
   readonly edges: number;
@@ -107,5 +115,10 @@ export interface GraphStoreV1 {
   /** Read-only, parameterised Cypher. Writing statements are rejected before execution. */
   doCypher(query: string, options?: GraphCypherOptions): Promise<CypherResult>;
   doStats(): Promise<GraphStats>;
+  /**
+   * Optional: up to `count` node ids of the given types, a deterministic function of `seed` (the
+   * same store and seed give the same sample). What query synthesis and training draw from.
+   */
+  doSampleNodes?(options: GraphSampleOptions): Promise<string[]>;
   close(): Promise<void>;
 }

@@ -1,0 +1,103 @@
+import type { Anchor, RetrievalContext, TermStatistics } from '@weft/spec';
+import { type QuerySpan, querySpans, singularForms } from './query-spans.ts';
+
+/** A span of the query that names one or more graph nodes. */
+export interface Mention extends QuerySpan {
+  /**
+   * In [0, 1]: how surely the span names something specific rather than using a common word. From
+   * the rarest of its words in the node documents (inverse document frequency), raised for several
+   * words or quotes, lowered when many nodes share the name.
+   */
+  readonly specificity: number;
+  /** The nodes it names, best match first; `score` is the store's name-match score in [0, 1]. */
+  readonly nodes: readonly {
+    readonly id: string;
+    readonly type: string;
+    readonly name: string;
+    readonly score: number;
+  }[];
+}
+
+export interface LinkMentionsOptions {
+  /** Longest span tried, in words (default 4). */
+  readonly maxSpanWords?: number;
+  /** Most nodes kept per span (default 20). */
+  readonly maxNodesPerSpan?: number;
+  /** Namesakes beyond which a name counts as ambiguous and its specificity is halved (default 5). */
+  readonly ambiguousAbove?: number;
+}
+
+/** Inverse document frequency as BM25 uses it, scaled to [0, 1] by the largest possible value. */
+function scaledIdf(statistics: TermStatistics | undefined): number | undefined {
+  if (!statistics || statistics.terms.length === 0 || statistics.documents === 0) return undefined;
+  const n = statistics.documents;
+  const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  return Math.max(...statistics.terms.map((t) => idf(t.documentFrequency))) / idf(0);
+}
+
+/**
+ * Finds the spans of a query that name graph nodes: exact, alias and case-insensitive name matches
+ * (one batched look-up, plural last words also tried as singular), each with a specificity. Without
+ * term statistics from the text index, specificity falls back to 0.5 for one word, 0.75 for more.
+ */
+export async function linkMentions(
+  query: string,
+  context: RetrievalContext,
+  options: LinkMentionsOptions = {},
+): Promise<Mention[]> {
+  const spans = querySpans(query, options.maxSpanWords ?? 4);
+  if (spans.length === 0) return [];
+  const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
+  const names: string[] = [];
+  const owner: number[] = [];
+  spans.forEach((span, i) => {
+    for (const name of [span.text, ...singularForms(span.text)]) {
+      names.push(name);
+      owner.push(i);
+    }
+  });
+  const matches = await context.graph.doLookup(names, {
+    fuzzy: false,
+    limit: options.maxNodesPerSpan ?? 20,
+    ...signal,
+  });
+  const bySpan = new Map<number, Map<string, Mention['nodes'][number]>>();
+  matches.forEach((list, n) => {
+    if (list.length === 0) return;
+    const span = owner[n]!;
+    const found = bySpan.get(span) ?? bySpan.set(span, new Map()).get(span)!;
+    for (const match of list) {
+      const previous = found.get(match.id);
+      if (!previous || previous.score < match.score) {
+        found.set(match.id, { id: match.id, type: match.type, name: match.name, score: match.score });
+      }
+    }
+  });
+  const linked = [...bySpan.keys()].sort((a, b) => a - b);
+  if (linked.length === 0) return [];
+  const text = context.text;
+  const statistics =
+    text.specificationVersion === 'v2' && text.doTermStatistics
+      ? await text.doTermStatistics({ texts: linked.map((i) => spans[i]!.text) })
+      : undefined;
+  const ambiguousAbove = options.ambiguousAbove ?? 5;
+  return linked.map((spanIndex, k) => {
+    const span = spans[spanIndex]!;
+    const nodes = [...bySpan.get(spanIndex)!.values()]
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+      .slice(0, options.maxNodesPerSpan ?? 20);
+    const rarity = scaledIdf(statistics?.[k]) ?? 0.5;
+    const several = span.words > 1 || span.quoted ? 1.5 : 1;
+    const namesakes = nodes.length > ambiguousAbove ? 0.5 : 1;
+    return { ...span, nodes, specificity: Math.min(1, rarity * several) * namesakes };
+  });
+}
+
+/** Mentions as the plan's anchors: the specificity is the anchor's confidence. */
+export function mentionAnchors(mentions: readonly Mention[]): Anchor[] {
+  return mentions.map((mention) => ({
+    mention: mention.text,
+    confidence: mention.specificity,
+    candidates: mention.nodes.map((node) => ({ id: node.id, type: node.type, score: node.score })),
+  }));
+}

@@ -1,0 +1,14 @@
+export {
+  LexicalPlanner,
+  lexicalPlannerArtifact,
+  type LexicalPlannerModel,
+  type LexicalPlannerOptions,
+  noRelation,
+  relationLabel,
+} from './lexical-planner.ts';
+export { NaiveBayes, type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
+export {
+  type PlannerExample,
+  type TrainLexicalPlannerOptions,
+  trainLexicalPlanner,
+} from './train-lexical-planner.ts';

@@ -1,0 +1,79 @@
+import { artifactEnvelope } from '@weft/core';
+import { toyContext } from '@weft/core/test';
+import type { ArtifactStore } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { LexicalPlanner, lexicalPlannerArtifact, noRelation } from './lexical-planner.ts';
+import { NaiveBayes, naiveBayesProbabilities } from './naive-bayes.ts';
+import { trainLexicalPlanner } from './train-lexical-planner.ts';
+
+function memoryArtifacts(): ArtifactStore & { stored: Map<string, unknown> } {
+  const stored = new Map<string, unknown>();
+  return {
+    stored,
+    get: async <T>(name: string) => stored.get(name) as T | undefined,
+    put: async (name, value) => {
+      stored.set(name, value);
+    },
+  };
+}
+
+const examples = [
+  { query: 'lenses made by Nikon', answers: ['p:nikkor'] },
+  { query: 'cameras made by Nikon', answers: ['p:d850', 'p:d3500'] },
+  { query: 'what lens works with the Canon EOS 90D', answers: ['p:ef'] },
+  { query: 'a compact street camera', answers: ['p:q2'] },
+];
+
+describe('naive Bayes', () => {
+  it('prefers the label whose words the query uses, and falls back to priors on unknown words', () => {
+    const nb = new NaiveBayes();
+    nb.add('a', ['made', 'by'], 1);
+    nb.add('b', ['works', 'with'], 3);
+    const p = naiveBayesProbabilities(nb.model(), ['made']);
+    expect(p.get('a')!).toBeGreaterThan(p.get('b')!);
+    const prior = naiveBayesProbabilities(nb.model(), ['unseen']);
+    expect(prior.get('b')!).toBeGreaterThan(prior.get('a')!);
+    expect([...p.values()].reduce((s, v) => s + v, 0)).toBeCloseTo(1);
+  });
+});
+
+describe('LexicalPlanner', () => {
+  it('untrained: anchors only, every target type, no path, and a warning when its artifact is missing', async () => {
+    const context = { ...toyContext(), artifacts: memoryArtifacts(), warn: (m: string) => warnings.push(m) };
+    const warnings: string[] = [];
+    const plan = await new LexicalPlanner({ artifact: 'default.planner-lexical' }).doPlan({
+      query: 'lenses made by Nikon',
+      feedback: [],
+      context,
+    });
+    expect(plan.anchors.some((a) => a.candidates[0]?.id === 'b:nikon')).toBe(true);
+    expect(plan.targetTypes).toEqual([]);
+    expect(plan.paths).toEqual([]);
+    expect(warnings[0]).toMatch(/"default.planner-lexical" not found/);
+  });
+
+  it('trained on the KB: learns the relation from a mention to the answers and plans it as a path', async () => {
+    const context = toyContext();
+    const model = await trainLexicalPlanner(context, examples);
+    expect(model.relations.labels).toContain('made_by|in');
+    expect(model.relations.labels).toContain(noRelation);
+    expect(model.types.labels).toEqual(['product']);
+    const artifacts = memoryArtifacts();
+    await artifacts.put(
+      's.planner-lexical',
+      artifactEnvelope(lexicalPlannerArtifact.kind, lexicalPlannerArtifact.version, model),
+    );
+    const planner = new LexicalPlanner({ artifact: 's.planner-lexical' });
+    const plan = await planner.doPlan({
+      query: 'tripods made by Leica',
+      feedback: [],
+      context: { ...context, artifacts },
+    });
+    const leica = plan.anchors.findIndex((a) => a.candidates[0]?.id === 'b:leica');
+    expect(leica).toBeGreaterThanOrEqual(0);
+    const path = plan.paths.find((p) => p.anchor === leica);
+    expect(path?.hops[0]).toEqual({ edgeType: 'made_by', direction: 'in' });
+    expect(path!.confidence!).toBeGreaterThan(0);
+    expect(plan.targetTypes[0]?.type).toBe('product');
+  });
+});

@@ -1,0 +1,140 @@
+import { loadArtifact } from '@weft/core';
+import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
+import type { ArtifactStore, Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
+import { type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
+
+/** The artifact kind and format version `trainLexicalPlanner` writes and `LexicalPlanner` reads. */
+export const lexicalPlannerArtifact = { kind: 'planner-lexical', version: 1 } as const;
+
+/** The relation label of "no relation": the answers were not next to any linked mention. */
+export const noRelation = 'none';
+
+/** `hypernym|in`: an edge type and the direction it is followed from the mention towards the answer. */
+export function relationLabel(edgeType: string, direction: 'in' | 'out'): string {
+  return `${edgeType}|${direction}`;
+}
+
+export interface LexicalPlannerModel {
+  /** P(answer type | words). */
+  readonly types: NaiveBayesModel;
+  /** P(relation from a mentioned node to the answer | words), including `none`. */
+  readonly relations: NaiveBayesModel;
+}
+
+export interface LexicalPlannerOptions {
+  readonly name?: string;
+  /** A fitted model; else it is read from `context.artifacts` under `artifact`, when given. */
+  readonly model?: LexicalPlannerModel;
+  /** Artifact name (`artifactName(stack, 'planner-lexical')`); without it and without a model the planner is untrained. */
+  readonly artifact?: string;
+  /** Relations kept per mention, most probable first (default 3). */
+  readonly relationsPerMention?: number;
+  /** Relations below this probability are not planned (default 0.05). */
+  readonly minRelationProbability?: number;
+  /** Mentions below this specificity start no path (default 0.2). */
+  readonly minPathSpecificity?: number;
+}
+
+/**
+ * Plans from the query's words alone: the mentions that name graph nodes (anchors, with their
+ * specificity as confidence) and, once `trainLexicalPlanner` has fitted it on the KB's own queries,
+ * which node types are asked for and which relations lead from each mention to the answers (one-hop
+ * paths with calibrated probabilities). Untrained, it plans anchors only: every target type, no path.
+ */
+export class LexicalPlanner implements PlannerV1 {
+  readonly specificationVersion = 'v1';
+  readonly name: string;
+  private readonly options: LexicalPlannerOptions;
+  /** Loaded models per artifact store: one planner can serve several stores. */
+  private readonly loaded = new WeakMap<ArtifactStore, Promise<LexicalPlannerModel | string>>();
+
+  constructor(options: LexicalPlannerOptions = {}) {
+    this.name = options.name ?? 'lexical';
+    this.options = options;
+  }
+
+  private async model(context: RetrievalContext): Promise<LexicalPlannerModel | undefined> {
+    if (this.options.model) return this.options.model;
+    const artifact = this.options.artifact;
+    if (!artifact) return undefined;
+    const artifacts = context.artifacts;
+    if (!artifacts) {
+      context.warn?.(`no artifact store: the planner is untrained (artifact "${artifact}")`);
+      return undefined;
+    }
+    let pending = this.loaded.get(artifacts);
+    if (!pending) {
+      pending = loadArtifact<LexicalPlannerModel>(artifacts, artifact, lexicalPlannerArtifact).then((load) =>
+        load.status === 'loaded' ? load.value : load.message,
+      );
+      this.loaded.set(artifacts, pending);
+    }
+    const model = await pending;
+    if (typeof model === 'string') {
+      context.warn?.(model);
+      return undefined;
+    }
+    return model;
+  }
+
+  async doPlan({ query, context }: PlanOptions): Promise<Plan> {
+    const [mentions, model] = await Promise.all([linkMentions(query, context), this.model(context)]);
+    const words = contentWords(query);
+    const targets = context.schema.targetTypes ?? context.schema.nodeTypes.map((t) => t.name);
+    const typeProbabilities = model ? naiveBayesProbabilities(model.types, words) : undefined;
+    const relationProbabilities = model ? naiveBayesProbabilities(model.relations, words) : undefined;
+    const targetTypes = typeProbabilities
+      ? targets
+          .map((type) => ({ type, score: typeProbabilities.get(type) ?? 0 }))
+          .sort((a, b) => b.score - a.score || a.type.localeCompare(b.type))
+      : [];
+    const paths = relationProbabilities ? this.paths(mentions, relationProbabilities) : [];
+    const strongest = Math.max(0, ...mentions.map((m) => m.specificity));
+    return {
+      query,
+      targetTypes,
+      anchors: mentionAnchors(mentions),
+      paths,
+      variables: [],
+      triplets: [],
+      restriction: restriction(query, mentions),
+      confidence: relationProbabilities ? 1 - (relationProbabilities.get(noRelation) ?? 0) : strongest,
+    };
+  }
+
+  private paths(mentions: readonly Mention[], probabilities: ReadonlyMap<string, number>): PlanPath[] {
+    const keep = this.options.relationsPerMention ?? 3;
+    const floor = this.options.minRelationProbability ?? 0.05;
+    const minSpecificity = this.options.minPathSpecificity ?? 0.2;
+    const relations = [...probabilities]
+      .filter(([label, p]) => label !== noRelation && p >= floor)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, keep);
+    const best = relations[0]?.[1] ?? 1;
+    const paths: PlanPath[] = [];
+    mentions.forEach((mention, anchor) => {
+      if (mention.specificity < minSpecificity) return;
+      for (const [label, probability] of relations) {
+        const [edgeType, direction] = label.split('|') as [string, 'in' | 'out'];
+        paths.push({
+          anchor,
+          hops: [{ edgeType, direction }],
+          score: probability / best,
+          confidence: probability,
+        });
+      }
+    });
+    return paths;
+  }
+}
+
+/** The query without its specific mentions: what the answer's own text should match. */
+function restriction(query: string, mentions: readonly Mention[]): string {
+  const cut = mentions
+    .filter((m) => m.specificity >= 0.5)
+    .sort((a, b) => b.end - b.start - (a.end - a.start));
+  let out = query;
+  for (const mention of cut) out = out.split(mention.text).join(' ');
+  const rest = out.replace(/\s+/g, ' ').trim();
+  return rest.length > 0 ? rest : query;
+}

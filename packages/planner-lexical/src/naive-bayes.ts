@@ -1,0 +1,75 @@
+/** What a fitted `NaiveBayes` stores: counts, so the model stays readable in the artifact. */
+export interface NaiveBayesModel {
+  readonly labels: readonly string[];
+  /** Summed example weight per label. */
+  readonly priors: readonly number[];
+  /** Per label: word → summed weight. */
+  readonly counts: readonly Readonly<Record<string, number>>[];
+  readonly totals: readonly number[];
+  readonly vocabulary: number;
+}
+
+/** Multinomial naive Bayes over words with additive smoothing; `fit` then `probabilities`. */
+export class NaiveBayes {
+  private readonly labelIndex = new Map<string, number>();
+  private readonly labels: string[] = [];
+  private readonly priors: number[] = [];
+  private readonly counts: Map<string, number>[] = [];
+  private readonly totals: number[] = [];
+  private readonly words = new Set<string>();
+
+  add(label: string, words: readonly string[], weight = 1): void {
+    let index = this.labelIndex.get(label);
+    if (index === undefined) {
+      index = this.labels.length;
+      this.labelIndex.set(label, index);
+      this.labels.push(label);
+      this.priors.push(0);
+      this.counts.push(new Map());
+      this.totals.push(0);
+    }
+    this.priors[index]! += weight;
+    const counts = this.counts[index]!;
+    for (const word of words) {
+      counts.set(word, (counts.get(word) ?? 0) + weight);
+      this.totals[index]! += weight;
+      this.words.add(word);
+    }
+  }
+
+  model(): NaiveBayesModel {
+    return {
+      labels: [...this.labels],
+      priors: [...this.priors],
+      counts: this.counts.map((m) => Object.fromEntries(m)),
+      totals: [...this.totals],
+      vocabulary: this.words.size,
+    };
+  }
+}
+
+/**
+ * P(label | words) under a fitted model, over its labels (they sum to 1). Words the model never saw
+ * are ignored, so an unfamiliar query falls back to the priors. `smoothing` is the additive count.
+ */
+export function naiveBayesProbabilities(
+  model: NaiveBayesModel,
+  words: readonly string[],
+  smoothing = 0.5,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  if (model.labels.length === 0) return out;
+  const totalPrior = model.priors.reduce((s, p) => s + p, 0);
+  const known = words.filter((w) => model.counts.some((c) => c[w] !== undefined));
+  const logs = model.labels.map((_, i) => {
+    let log = Math.log((model.priors[i]! + 1) / (totalPrior + model.labels.length));
+    const denominator = model.totals[i]! + smoothing * (model.vocabulary + 1);
+    for (const word of known) log += Math.log(((model.counts[i]![word] ?? 0) + smoothing) / denominator);
+    return log;
+  });
+  const max = Math.max(...logs);
+  const exp = logs.map((l) => Math.exp(l - max));
+  const sum = exp.reduce((s, e) => s + e, 0);
+  model.labels.forEach((label, i) => out.set(label, exp[i]! / sum));
+  return out;
+}

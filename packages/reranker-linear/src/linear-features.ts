@@ -1,0 +1,89 @@
+import type { Candidate, Plan } from '@weft/spec';
+
+/**
+ * What the linear reranker looks at, per candidate. Scores are divided by the query's best, so one
+ * weight fits queries with long and short matches alike; `…Gated` features are scaled by how
+ * specifically the query names something (the most specific anchor's confidence): relation-aware
+ * text counts for queries that name an entity, the node's own text for those that do not.
+ */
+export const linearFeatures = [
+  'document',
+  'relations',
+  'documentGated',
+  'relationsGated',
+  'dense',
+  'documentRank',
+  'relationsRank',
+  'denseRank',
+  'anchorLink',
+  'anchorSelf',
+  'targetType',
+  'relationMatch',
+  'anchorDocument',
+  'relationDocument',
+] as const;
+
+export type LinearFeature = (typeof linearFeatures)[number];
+
+/** The scores (`KnownScores`) the features are made from. */
+export const linearScoreKeys = ['bm25', 'bm25Relations', 'anchorLink', 'anchorSelf'] as const;
+
+/** How specifically the query names something: its most confident anchor, in [0, 1]. */
+export function mentionGate(plan: Plan): number {
+  return Math.max(0, ...plan.anchors.map((anchor) => anchor.confidence));
+}
+
+function normalised(candidates: readonly Candidate[], key: string): number[] {
+  const values = candidates.map((c) => c.scores[key] ?? 0);
+  const max = Math.max(0, ...values);
+  return values.map((v) => (max > 0 ? v / max : 0));
+}
+
+/** 1 / (1 + rank) by `key`, best = 1; 0 for candidates without the score. */
+function reciprocalRanks(candidates: readonly Candidate[], key: string): number[] {
+  const order = candidates
+    .map((c, i) => ({ i, v: c.scores[key] }))
+    .filter((e) => e.v !== undefined && e.v > 0)
+    .sort((a, b) => b.v! - a.v! || a.i - b.i);
+  const out = new Array<number>(candidates.length).fill(0);
+  order.forEach((e, rank) => {
+    out[e.i] = 1 / (1 + rank);
+  });
+  return out;
+}
+
+/** One row of `linearFeatures` per candidate. */
+export function featureRows(candidates: readonly Candidate[], plan: Plan): number[][] {
+  const gate = mentionGate(plan);
+  const document = normalised(candidates, 'bm25');
+  const relations = normalised(candidates, 'bm25Relations');
+  const dense = normalised(candidates, 'dense');
+  const ranks = {
+    document: reciprocalRanks(candidates, 'bm25'),
+    relations: reciprocalRanks(candidates, 'bm25Relations'),
+    dense: reciprocalRanks(candidates, 'dense'),
+  };
+  return candidates.map((c, i) => {
+    const s = c.scores;
+    const anchorLink = s.anchorLink ?? 0;
+    const relationMatch = s.relationMatch ?? 0;
+    const row: Record<LinearFeature, number> = {
+      document: document[i]!,
+      relations: relations[i]!,
+      documentGated: (1 - gate) * document[i]!,
+      relationsGated: gate * relations[i]!,
+      dense: dense[i]!,
+      documentRank: ranks.document[i]!,
+      relationsRank: ranks.relations[i]!,
+      denseRank: ranks.dense[i]!,
+      anchorLink,
+      anchorSelf: s.anchorSelf ?? 0,
+      targetType: s.targetType ?? 0,
+      relationMatch,
+      // Next to a named node and matching the rest of the query: the shape of a hybrid answer.
+      anchorDocument: anchorLink * document[i]!,
+      relationDocument: relationMatch * document[i]!,
+    };
+    return linearFeatures.map((f) => row[f]);
+  });
+}

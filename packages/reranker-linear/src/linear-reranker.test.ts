@@ -1,0 +1,99 @@
+import { artifactEnvelope, emptyPlan } from '@weft/core';
+import { toyContext } from '@weft/core/test';
+import type { ArtifactStore, Candidate, Plan } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { featureRows, linearFeatures } from './linear-features.ts';
+import { LinearReranker, linearRerankerArtifact } from './linear-reranker.ts';
+import { type LinearRerankExample, trainLinearReranker } from './train-linear-reranker.ts';
+
+const context = toyContext();
+const candidate = (id: string, scores: Record<string, number>): Candidate => ({
+  id,
+  type: 'product',
+  score: 0,
+  scores,
+  trajectories: [{ hops: [{ node: id, via: 'text' }] }],
+});
+const plan = (confidence: number): Plan => ({
+  ...emptyPlan('q', context.schema),
+  anchors: confidence > 0 ? [{ mention: 'x', confidence, candidates: [] }] : [],
+});
+
+function memoryArtifacts(): ArtifactStore {
+  const stored = new Map<string, unknown>();
+  return {
+    get: async <T>(name: string) => stored.get(name) as T | undefined,
+    put: async (n, v) => void stored.set(n, v),
+  };
+}
+
+describe('linear features', () => {
+  it('divide scores by the best of the query, and gate document and relation-aware text by the mention', () => {
+    const rows = featureRows(
+      [candidate('a', { bm25: 10, bm25Relations: 5 }), candidate('b', { bm25: 5, bm25Relations: 10 })],
+      plan(0.8),
+    );
+    const f = (row: number[], name: (typeof linearFeatures)[number]) => row[linearFeatures.indexOf(name)]!;
+    expect(f(rows[0]!, 'document')).toBe(1);
+    expect(f(rows[1]!, 'document')).toBe(0.5);
+    expect(f(rows[0]!, 'documentGated')).toBeCloseTo(0.2);
+    expect(f(rows[1]!, 'relationsGated')).toBeCloseTo(0.8);
+    expect(f(rows[0]!, 'documentRank')).toBe(1);
+    expect(f(rows[1]!, 'documentRank')).toBe(0.5);
+  });
+});
+
+describe('LinearReranker', () => {
+  const candidates = [
+    candidate('text', { bm25: 10, bm25Relations: 4, anchorLink: 0, anchorSelf: 0 }),
+    candidate('related', { bm25: 4, bm25Relations: 10, anchorLink: 1, anchorSelf: 0 }),
+  ];
+
+  it('untrained: the document decides when nothing is named, the relations when something is; it says it is untrained', async () => {
+    const warnings: string[] = [];
+    const reranker = new LinearReranker({ artifact: 'default.reranker-linear' });
+    const ctx = { ...context, artifacts: memoryArtifacts(), warn: (m: string) => warnings.push(m) };
+    const none = await reranker.doRerank({ query: 'q', plan: plan(0), candidates, limit: 10, context: ctx });
+    expect(none.map((c) => c.id)).toEqual(['text', 'related']);
+    const named = await reranker.doRerank({ query: 'q', plan: plan(1), candidates, limit: 10, context: ctx });
+    expect(named.map((c) => c.id)).toEqual(['related', 'text']);
+    expect(warnings[0]).toMatch(/not found/);
+  });
+
+  it('trains on examples, keeps fitted weights only when they beat the untrained ones on val, and reads them back', async () => {
+    // Queries where the answer is the dense match, a signal the untrained weights ignore.
+    const examples: LinearRerankExample[] = Array.from({ length: 20 }, (_, i) => ({
+      plan: plan(0),
+      answers: [`gold${i}`],
+      candidates: [
+        candidate(`gold${i}`, { bm25: 2, bm25Relations: 2, dense: 0.9, anchorLink: 0, anchorSelf: 0 }),
+        candidate(`other${i}`, { bm25: 9, bm25Relations: 9, dense: 0.1, anchorLink: 0, anchorSelf: 0 }),
+        candidate(`third${i}`, { bm25: 5, bm25Relations: 5, dense: 0.2, anchorLink: 0, anchorSelf: 0 }),
+      ],
+    }));
+    const report = trainLinearReranker(examples.slice(0, 14), examples.slice(14));
+    expect(report.chosen).toBe('fitted');
+    expect(report.model.val.fitted).toBeGreaterThan(report.model.val.untrained);
+    const artifacts = memoryArtifacts();
+    await artifacts.put(
+      's.reranker-linear',
+      artifactEnvelope(linearRerankerArtifact.kind, linearRerankerArtifact.version, report.model),
+    );
+    const warnings: string[] = [];
+    const ranked = await new LinearReranker({ artifact: 's.reranker-linear' }).doRerank({
+      query: 'q',
+      plan: plan(0),
+      candidates: examples[0]!.candidates,
+      limit: 10,
+      context: { ...context, artifacts, warn: (m) => warnings.push(m) },
+    });
+    expect(ranked[0]!.id).toBe('gold0');
+    expect(warnings).toEqual([]);
+    for (let i = 1; i < ranked.length; i++)
+      expect(ranked[i - 1]!.score).toBeGreaterThanOrEqual(ranked[i]!.score);
+
+    // Queries the untrained weights already answer: nothing to gain, so the defaults stay.
+    const easy = examples.map((e) => ({ ...e, answers: [e.candidates[1]!.id] }));
+    expect(trainLinearReranker(easy.slice(0, 14), easy.slice(14)).chosen).toBe('untrained');
+  });
+});

@@ -1,0 +1,107 @@
+import { type LinearModel, linearScore, loadArtifact } from '@weft/core';
+import type { ArtifactStore, Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
+import { featureRows, type LinearFeature, linearFeatures, linearScoreKeys } from './linear-features.ts';
+
+/** The artifact kind and format version `trainLinearReranker` writes and `LinearReranker` reads. */
+export const linearRerankerArtifact = { kind: 'reranker-linear', version: 1 } as const;
+
+/**
+ * What training keeps: fitted weights, or none when the untrained weights did better on val (then
+ * the reranker says so in the trace instead of pretending to be trained).
+ */
+export interface LinearRerankerModel {
+  readonly linear?: LinearModel;
+  /** Val figures of the fitted and of the untrained weights, for `weft info` and the train report. */
+  readonly val: { readonly fitted: number; readonly untrained: number };
+}
+
+/**
+ * The weights used until the KB's queries say otherwise: the node's own document for queries that
+ * name nothing specific, the relation-aware document as much as they do, and adjacency to a named
+ * node. Chosen on the train/val splits of two KBs of different shapes (docs/results.md).
+ */
+export const untrainedWeights: Readonly<Partial<Record<LinearFeature, number>>> = {
+  documentGated: 1,
+  relationsGated: 1,
+  anchorLink: 0.3,
+};
+
+export function untrainedLinearScore(row: readonly number[]): number {
+  return linearFeatures.reduce((sum, feature, i) => sum + (untrainedWeights[feature] ?? 0) * row[i]!, 0);
+}
+
+export interface LinearRerankerOptions {
+  readonly name?: string;
+  /** Fitted weights; else read from `context.artifacts` under `artifact`. */
+  readonly model?: LinearRerankerModel;
+  /** Artifact name (`artifactName(stack, 'reranker-linear')`); without it or a model, untrained weights apply. */
+  readonly artifact?: string;
+}
+
+/**
+ * Orders candidates by a linear model over `linearFeatures` (computed from the candidates'
+ * `KnownScores` and the plan's anchors): weights fitted by `trainLinearReranker` on the KB's own
+ * queries, or `untrainedWeights`. Scores of the output are the model's, so they agree with the order.
+ */
+export class LinearReranker implements RerankerV1 {
+  readonly specificationVersion = 'v1';
+  readonly name: string;
+  readonly requiredScores = linearScoreKeys;
+  private readonly options: LinearRerankerOptions;
+  private readonly loaded = new WeakMap<ArtifactStore, Promise<LinearRerankerModel | string>>();
+
+  constructor(options: LinearRerankerOptions = {}) {
+    this.name = options.name ?? 'linear';
+    this.options = options;
+  }
+
+  private async model(context: RetrievalContext): Promise<LinearModel | undefined> {
+    if (this.options.model) return this.options.model.linear;
+    const artifact = this.options.artifact;
+    if (!artifact) return undefined;
+    const artifacts = context.artifacts;
+    if (!artifacts) {
+      context.warn?.(`no artifact store: untrained weights apply (artifact "${artifact}")`);
+      return undefined;
+    }
+    let pending = this.loaded.get(artifacts);
+    if (!pending) {
+      pending = loadArtifact<LinearRerankerModel>(artifacts, artifact, linearRerankerArtifact).then((load) =>
+        load.status === 'loaded' ? load.value : load.message,
+      );
+      this.loaded.set(artifacts, pending);
+    }
+    const model = await pending;
+    if (typeof model === 'string') {
+      context.warn?.(model);
+      return undefined;
+    }
+    if (!model.linear) {
+      context.warn?.(
+        `trained, but the untrained weights did better on val (${model.val.untrained.toFixed(1)} vs ${model.val.fitted.toFixed(1)}): they apply`,
+      );
+    }
+    return model.linear;
+  }
+
+  async doRerank({ candidates, plan, limit, context }: RerankOptions): Promise<Candidate[]> {
+    if (candidates.length === 0) return [];
+    const model = await this.model(context);
+    const rows = featureRows(candidates, plan);
+    const scored = candidates.map((candidate, i) => ({
+      candidate,
+      score: model ? linearScore(model, rows[i]!) : untrainedLinearScore(rows[i]!),
+      i,
+    }));
+    scored.sort((a, b) => b.score - a.score || a.i - b.i);
+    const seen = new Set<string>();
+    const out: Candidate[] = [];
+    for (const { candidate, score } of scored) {
+      if (seen.has(candidate.id)) continue;
+      seen.add(candidate.id);
+      out.push({ ...candidate, score: Number.isFinite(score) ? score : Number.NEGATIVE_INFINITY });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,113 @@
+import { artifactEnvelope, artifactName, createRetriever, type StackDefinition } from '@weft/core';
+import { LexicalPlanner, lexicalPlannerArtifact, trainLexicalPlanner } from '@weft/planner-lexical';
+import {
+  type LinearRerankExample,
+  LinearReranker,
+  linearRerankerArtifact,
+  trainLinearReranker,
+} from '@weft/reranker-linear';
+import type { RetrievalContext, SkbQuery } from '@weft/spec';
+import { FieldTraverser } from '@weft/traverser-fields';
+import { spread } from './spread.ts';
+import type { StackEntry, StackTrainOptions, TrainingSet } from './stack-registry.ts';
+
+const name = 'default';
+const plannerArtifact = artifactName(name, 'planner-lexical');
+const rerankerArtifact = artifactName(name, 'reranker-linear');
+
+/** Queries per set and split used in training: more cost time and teach the few weights little more. */
+const trainPerSet = 300;
+const valPerSet = 150;
+
+function definition(
+  context: RetrievalContext,
+  planner: LexicalPlanner,
+  reranker?: LinearReranker,
+): StackDefinition {
+  return {
+    name,
+    context,
+    planner,
+    traversers: [new FieldTraverser()],
+    rerankers: reranker ? [reranker] : [],
+    llmBudget: 0,
+  };
+}
+
+/** Every set weighs as much as the largest one, so a small hand-written set is not drowned. */
+function weighted(sets: readonly TrainingSet[], split: 'train' | 'val', perSet: number) {
+  const chosen = sets.map((set) => spread(set[split], perSet));
+  const largest = Math.max(1, ...chosen.map((queries) => queries.length));
+  return chosen.flatMap((queries) => queries.map((query) => ({ query, weight: largest / queries.length })));
+}
+
+async function collect(
+  context: RetrievalContext,
+  planner: LexicalPlanner,
+  queries: readonly { readonly query: SkbQuery; readonly weight: number }[],
+  label: string,
+  options: StackTrainOptions,
+): Promise<LinearRerankExample[]> {
+  const retriever = createRetriever(definition(context, planner));
+  const out: LinearRerankExample[] = [];
+  for (const { query, weight } of queries) {
+    options.abortSignal?.throwIfAborted();
+    const { ranking, trace } = await retriever.doRetrieve({ query: query.query, limit: 100 });
+    if (trace.plan) out.push({ candidates: ranking, plan: trace.plan, answers: query.answers, weight });
+    options.onProgress?.(label, out.length, queries.length);
+  }
+  return out;
+}
+
+/**
+ * The default stack: relation-aware retrieval with no LLM call. The lexical planner links the
+ * query's mentions (and, trained, predicts answer types and relations); the field traverser gathers
+ * candidates from the node's own document, its relation-aware document, dense similarity and the
+ * neighbourhood of the named nodes, with every score; the linear reranker weighs them per query.
+ * Untrained, it already uses the relations; `weft train` fits the planner and the weights on the
+ * KB's own queries (labelled or synthesised) and keeps fitted weights only when they win on val.
+ */
+export const defaultStack: StackEntry = {
+  name,
+  description:
+    'relation-aware BM25 fields + dense + adjacency to named nodes, query-adaptive linear ranker; no LLM (trainable)',
+  create: (store) =>
+    definition(
+      store.context,
+      new LexicalPlanner({ artifact: plannerArtifact }),
+      new LinearReranker({ artifact: rerankerArtifact }),
+    ),
+  async train(store, options) {
+    const context: RetrievalContext = { ...store.context, artifacts: options.artifacts };
+    const train = weighted(options.sets, 'train', trainPerSet);
+    const val = weighted(options.sets, 'val', valPerSet);
+    const plannerModel = await trainLexicalPlanner(
+      context,
+      train.map(({ query, weight }) => ({ query: query.query, answers: query.answers, weight })),
+      {
+        onProgress: (done, total) => options.onProgress?.('planner', done, total),
+        ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      },
+    );
+    await options.artifacts.put(
+      plannerArtifact,
+      artifactEnvelope(lexicalPlannerArtifact.kind, lexicalPlannerArtifact.version, plannerModel),
+    );
+    const planner = new LexicalPlanner({ model: plannerModel });
+    const trainExamples = await collect(context, planner, train, 'train', options);
+    const valExamples = await collect(context, planner, val, 'val', options);
+    const report = trainLinearReranker(trainExamples, valExamples);
+    await options.artifacts.put(
+      rerankerArtifact,
+      artifactEnvelope(linearRerankerArtifact.kind, linearRerankerArtifact.version, report.model),
+    );
+    const best = Math.max(...report.tried.map((t) => t.val));
+    return {
+      summary: `planner: ${plannerModel.types.labels.length} answer types, ${plannerModel.relations.labels.length} relations from ${train.length} queries; reranker: ${report.chosen} weights kept (val ${report.chosen === 'fitted' ? best.toFixed(1) : report.untrained.toFixed(1)} vs ${report.chosen === 'fitted' ? `untrained ${report.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of Hit@1 and MRR)`,
+      details: {
+        planner: { types: plannerModel.types.labels, relations: plannerModel.relations.labels },
+        reranker: report,
+      },
+    };
+  },
+};

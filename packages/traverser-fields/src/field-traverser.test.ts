@@ -1,0 +1,102 @@
+import { emptyPlan } from '@weft/core';
+import { MockGraphStore, toyContext, toySkb } from '@weft/core/test';
+import type { Plan } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { FieldTraverser } from './field-traverser.ts';
+import { untrainedScore } from './untrained-score.ts';
+
+const context = toyContext();
+const plan = (query: string, anchors: Plan['anchors'] = []): Plan => ({
+  ...emptyPlan(query, context.schema),
+  anchors,
+});
+const nikon = { mention: 'Nikon', confidence: 0.9, candidates: [{ id: 'b:nikon', type: 'brand', score: 1 }] };
+
+describe('FieldTraverser', () => {
+  it('gives every candidate the document, relation-aware and dense scores, target types only', async () => {
+    const candidates = await new FieldTraverser().doTraverse({
+      query: 'telephoto zoom lens',
+      plan: plan('telephoto zoom lens'),
+      limit: 10,
+      context,
+    });
+    expect(candidates.length).toBeGreaterThan(0);
+    for (const c of candidates) {
+      expect(c.type).toBe('product');
+      expect(Object.keys(c.scores)).toEqual(
+        expect.arrayContaining(['bm25', 'bm25Relations', 'dense', 'anchorLink']),
+      );
+    }
+    for (let i = 1; i < candidates.length; i++)
+      expect(candidates[i - 1]!.score).toBeGreaterThanOrEqual(candidates[i]!.score);
+  });
+
+  it('finds the neighbours of a named node, with the path from the mention, and scores the adjacency', async () => {
+    const query = 'something from Nikon';
+    const candidates = await new FieldTraverser().doTraverse({
+      query,
+      plan: plan(query, [nikon]),
+      limit: 20,
+      context,
+    });
+    const products = toySkb()
+      .edges.filter((e) => e.type === 'made_by' && e.dst === 'b:nikon')
+      .map((e) => e.src);
+    for (const id of products) {
+      const candidate = candidates.find((c) => c.id === id);
+      expect(candidate?.scores.anchorLink).toBeCloseTo(0.9);
+      expect(candidate?.trajectories[0]?.hops.map((h) => [h.node, h.via, h.edgeType, h.direction])).toEqual([
+        ['b:nikon', 'anchor', undefined, undefined],
+        [id, 'structure', 'made_by', 'in'],
+      ]);
+    }
+    // The anchor's neighbours lead the untrained order: the query's own words match little.
+    expect(products).toContain(candidates[0]!.id);
+  });
+
+  it('sees adjacency from the candidate side when the named node is expanded only in part (a hub)', async () => {
+    const graph = new MockGraphStore(toySkb());
+    const query = 'telephoto zoom lens';
+    const candidates = await new FieldTraverser({ neighborsPerNode: 1 }).doTraverse({
+      query,
+      plan: plan(query, [nikon]),
+      limit: 20,
+      context: { ...context, graph },
+    });
+    const nikkor = candidates.find((c) => c.id === 'p:nikkor');
+    expect(nikkor?.scores.anchorLink).toBeCloseTo(0.9);
+  });
+
+  it('returns nothing for an empty query and uses a prepared handle without searching again', async () => {
+    const traverser = new FieldTraverser();
+    expect(await traverser.doTraverse({ query: ' ', plan: plan(' '), limit: 5, context })).toEqual([]);
+    const prepared = traverser.doPrepare({ query: 'wildlife camera', limit: 10, context });
+    const withHandle = await traverser.doTraverse({
+      query: 'wildlife camera',
+      plan: plan('wildlife camera'),
+      limit: 10,
+      context,
+      prepared,
+    });
+    const without = await traverser.doTraverse({
+      query: 'wildlife camera',
+      plan: plan('wildlife camera'),
+      limit: 10,
+      context,
+    });
+    expect(withHandle).toEqual(without);
+  });
+});
+
+describe('untrainedScore', () => {
+  it('follows the document without a specific mention and the relation-aware document with one', () => {
+    const max = { document: 10, combined: 10 };
+    const textMatch = { bm25: 10, bm25Relations: 2, anchorLink: 0 };
+    const relationMatch = { bm25: 2, bm25Relations: 10, anchorLink: 0 };
+    expect(untrainedScore(textMatch, max, 0)).toBeGreaterThan(untrainedScore(relationMatch, max, 0));
+    expect(untrainedScore(relationMatch, max, 1)).toBeGreaterThan(untrainedScore(textMatch, max, 1));
+    expect(untrainedScore({ ...textMatch, anchorLink: 1 }, max, 0)).toBeGreaterThan(
+      untrainedScore(textMatch, max, 0),
+    );
+  });
+});

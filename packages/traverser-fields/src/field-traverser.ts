@@ -1,0 +1,384 @@
+import { narrowingTypes, searchText, searchVector, textFields } from '@weft/core';
+import type {
+  Candidate,
+  EdgeDirection,
+  IndexHit,
+  Plan,
+  PrepareOptions,
+  RetrievalContext,
+  Trajectory,
+  TraverserV1,
+  TraverseOptions,
+} from '@weft/spec';
+import { untrainedScore } from './untrained-score.ts';
+
+export interface FieldTraverserOptions {
+  /** Shown in traces (default `'fields'`). */
+  readonly name?: string;
+  /** Nodes taken from each ranking (document, relation-aware document, dense); default: the limit. */
+  readonly searchK?: number;
+  /** Mentions below this specificity start no expansion (default 0.2). */
+  readonly minSpecificity?: number;
+  /** Nodes per mention expanded (default 5): a name shared by many nodes is not expanded for all. */
+  readonly nodesPerMention?: number;
+  /** Neighbours taken per expanded node (default 300): hubs are reached from the candidate side too. */
+  readonly neighborsPerNode?: number;
+  /** Neighbours of the mentions added as candidates, the best by document BM25 (default 100). */
+  readonly structuralK?: number;
+}
+
+/** The query-only searches, started by `doPrepare` while the planner runs. */
+interface GlobalSearches {
+  readonly document: Promise<IndexHit[]>;
+  readonly combined: Promise<IndexHit[]> | undefined;
+  readonly dense: Promise<IndexHit[]> | undefined;
+}
+
+/** How a candidate touches a node the query names. */
+interface Adjacency {
+  /** Index into `plan.anchors`. */
+  readonly anchor: number;
+  readonly node: string;
+  readonly nodeType: string;
+  readonly edgeType: string;
+  /** Followed from the anchor's node towards the candidate. */
+  readonly direction: EdgeDirection;
+  readonly weight: number;
+}
+
+interface Pool {
+  /** Candidate ids in the order they joined; `members` holds the same ids for look-ups. */
+  readonly ids: string[];
+  readonly members: Set<string>;
+  readonly types: Map<string, string>;
+  readonly document: Map<string, number>;
+  readonly combined: Map<string, number>;
+  readonly dense: Map<string, number>;
+  readonly adjacency: Map<string, Adjacency[]>;
+}
+
+const add = (pool: Pool, hits: readonly IndexHit[], into: Map<string, number>, k: number) => {
+  for (const hit of hits.slice(0, k)) {
+    if (!into.has(hit.id)) into.set(hit.id, hit.score);
+    if (!pool.types.has(hit.id) && hit.type !== undefined) pool.types.set(hit.id, hit.type);
+    join(pool, hit.id);
+  }
+};
+
+function join(pool: Pool, id: string): void {
+  if (pool.members.has(id)) return;
+  pool.members.add(id);
+  pool.ids.push(id);
+}
+
+const opposite = (direction: EdgeDirection): EdgeDirection => (direction === 'in' ? 'out' : 'in');
+
+/**
+ * One list of candidates with every score a relation-aware ranker needs (see `KnownScores`): BM25 of
+ * the node's own document (`bm25`) and of its relation-aware document (`bm25Relations`, the
+ * `combined` field), dense similarity (`dense`), adjacency to the nodes the query names
+ * (`anchorLink`, with the relation's planned probability in `relationMatch`), whether the node is
+ * itself named (`anchorSelf`), and the plan's type score (`targetType`). Candidates are the union of
+ * the three rankings and of the mentioned nodes' neighbours; adjacency is checked from both sides, so
+ * a hub's neighbours are found from the candidate side even when the hub's own list is cut.
+ * Untrained order: `untrainedScore`.
+ */
+export class FieldTraverser implements TraverserV1 {
+  readonly specificationVersion = 'v1';
+  readonly name: string;
+  private readonly options: FieldTraverserOptions;
+
+  constructor(options: FieldTraverserOptions = {}) {
+    this.name = options.name ?? 'fields';
+    this.options = options;
+  }
+
+  doPrepare({ query, limit, context }: PrepareOptions): GlobalSearches {
+    return this.globalSearches(query, limit, context);
+  }
+
+  async doTraverse(options: TraverseOptions): Promise<Candidate[]> {
+    const { query, plan, limit, context } = options;
+    if (query.trim() === '') return [];
+    const searches =
+      (options.prepared as GlobalSearches | undefined) ?? this.globalSearches(query, limit, context);
+    const k = this.options.searchK ?? limit;
+    const pool: Pool = {
+      ids: [],
+      members: new Set(),
+      types: new Map(),
+      document: new Map(),
+      combined: new Map(),
+      dense: new Map(),
+      adjacency: new Map(),
+    };
+    const [document, combined, dense, structural] = await Promise.all([
+      searches.document,
+      searches.combined,
+      searches.dense,
+      this.anchorNeighbours(plan, context),
+    ]);
+    add(pool, document, pool.document, k);
+    if (combined) add(pool, combined, pool.combined, k);
+    if (dense) add(pool, dense, pool.dense, k);
+    await this.addStructural(query, structural, pool, context);
+    await this.completeScores(query, pool, context, combined !== undefined, dense !== undefined);
+    await this.candidateSideAdjacency(plan, pool, context);
+    return this.candidates(plan, pool, limit);
+  }
+
+  private targetTypes(context: RetrievalContext): readonly string[] | undefined {
+    return narrowingTypes(context.schema.targetTypes, context.schema);
+  }
+
+  private globalSearches(query: string, limit: number, context: RetrievalContext): GlobalSearches {
+    const k = this.options.searchK ?? limit;
+    const types = this.targetTypes(context);
+    const common = {
+      limit: k,
+      ...(types ? { filter: { nodeTypes: types } } : {}),
+      ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+    };
+    const first = (lists: Promise<IndexHit[][]>) => lists.then((l) => l[0] ?? []);
+    const hasCombined = textFields(context.text).includes('combined');
+    const searches: GlobalSearches = {
+      document: first(searchText(context.text, [query], common)),
+      combined: hasCombined
+        ? first(searchText(context.text, [query], { ...common, field: 'combined' }))
+        : undefined,
+      dense:
+        context.vector && context.embeddingModel
+          ? first(searchVector(context.vector, context.embeddingModel, [query], common))
+          : undefined,
+    };
+    // Rejections surface in doTraverse when awaited; a handle that is never used must not crash the process.
+    for (const search of [searches.document, searches.combined, searches.dense]) search?.catch(() => {});
+    return searches;
+  }
+
+  /** The neighbours of the nodes the query names: up to `neighborsPerNode` per node, of any edge type. */
+  private async anchorNeighbours(plan: Plan, context: RetrievalContext): Promise<Map<string, Adjacency[]>> {
+    const minSpecificity = this.options.minSpecificity ?? 0.2;
+    const perMention = this.options.nodesPerMention ?? 5;
+    const owners = new Map<string, { anchor: number; weight: number }[]>();
+    plan.anchors.forEach((anchor, index) => {
+      if (anchor.confidence < minSpecificity) return;
+      for (const node of anchor.candidates.slice(0, perMention)) {
+        const list = owners.get(node.id) ?? owners.set(node.id, []).get(node.id)!;
+        list.push({ anchor: index, weight: anchor.confidence * node.score });
+      }
+    });
+    const out = new Map<string, Adjacency[]>();
+    if (owners.size === 0) return out;
+    const neighbours = await context.graph.doNeighbors({
+      seeds: [...owners.keys()],
+      direction: 'both',
+      limitPerSeed: this.options.neighborsPerNode ?? 300,
+      ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+    });
+    for (const n of neighbours) {
+      if (owners.has(n.node)) continue;
+      for (const owner of owners.get(n.seed) ?? []) {
+        const list = out.get(n.node) ?? out.set(n.node, []).get(n.node)!;
+        list.push({
+          anchor: owner.anchor,
+          node: n.seed,
+          nodeType: n.nodeType,
+          edgeType: n.edgeType,
+          direction: n.direction,
+          weight: owner.weight,
+        });
+      }
+    }
+    return out;
+  }
+
+  /** The mentioned nodes' neighbours of the target types whose documents best match the query. */
+  private async addStructural(
+    query: string,
+    structural: Map<string, Adjacency[]>,
+    pool: Pool,
+    context: RetrievalContext,
+  ): Promise<void> {
+    const targets = context.schema.targetTypes ? new Set(context.schema.targetTypes) : undefined;
+    const ids = [...structural.keys()].filter((id) => {
+      const type = structural.get(id)![0]!.nodeType;
+      return !targets || targets.has(type);
+    });
+    for (const id of ids) {
+      pool.adjacency.set(id, structural.get(id)!);
+      pool.types.set(id, structural.get(id)![0]!.nodeType);
+    }
+    if (ids.length === 0) return;
+    const [hits = []] = await searchText(context.text, [query], {
+      limit: ids.length,
+      filter: { ids },
+      ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+    });
+    const best = new Map(hits.map((h) => [h.id, h.score]));
+    const weight = (id: string) => Math.max(...structural.get(id)!.map((a) => a.weight));
+    const chosen = [...ids]
+      .sort((a, b) => (best.get(b) ?? 0) - (best.get(a) ?? 0) || weight(b) - weight(a) || a.localeCompare(b))
+      .slice(0, this.options.structuralK ?? 100);
+    for (const id of chosen) {
+      join(pool, id);
+      const score = best.get(id);
+      if (score !== undefined && !pool.document.has(id)) pool.document.set(id, score);
+    }
+  }
+
+  /** Scores the pool's nodes on every signal they were not found by (one id-filtered search each). */
+  private async completeScores(
+    query: string,
+    pool: Pool,
+    context: RetrievalContext,
+    hasCombined: boolean,
+    hasDense: boolean,
+  ): Promise<void> {
+    const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
+    const missing = (scores: Map<string, number>) => pool.ids.filter((id) => !scores.has(id));
+    const fill = async (scores: Map<string, number>, search: (ids: string[]) => Promise<IndexHit[][]>) => {
+      const ids = missing(scores);
+      if (ids.length === 0) return;
+      const [hits = []] = await search(ids);
+      for (const hit of hits) {
+        scores.set(hit.id, hit.score);
+        if (hit.type !== undefined && !pool.types.has(hit.id)) pool.types.set(hit.id, hit.type);
+      }
+    };
+    await Promise.all([
+      fill(pool.document, (ids) =>
+        searchText(context.text, [query], { limit: ids.length, filter: { ids }, ...signal }),
+      ),
+      hasCombined
+        ? fill(pool.combined, (ids) =>
+            searchText(context.text, [query], {
+              limit: ids.length,
+              filter: { ids },
+              field: 'combined',
+              ...signal,
+            }),
+          )
+        : undefined,
+      hasDense && context.vector && context.embeddingModel
+        ? fill(pool.dense, (ids) =>
+            searchVector(context.vector!, context.embeddingModel!, [query], {
+              limit: ids.length,
+              filter: { ids },
+              ...signal,
+            }),
+          )
+        : undefined,
+    ]);
+  }
+
+  /**
+   * Adjacency seen from the candidates: a candidate next to a mentioned node counts even when that
+   * node is a hub whose own neighbour list was cut at `neighborsPerNode`.
+   */
+  private async candidateSideAdjacency(plan: Plan, pool: Pool, context: RetrievalContext): Promise<void> {
+    const minSpecificity = this.options.minSpecificity ?? 0.2;
+    const perMention = this.options.nodesPerMention ?? 5;
+    const named = new Map<string, { anchor: number; weight: number; type: string }[]>();
+    plan.anchors.forEach((anchor, index) => {
+      if (anchor.confidence < minSpecificity) return;
+      for (const node of anchor.candidates.slice(0, perMention)) {
+        const list = named.get(node.id) ?? named.set(node.id, []).get(node.id)!;
+        list.push({ anchor: index, weight: anchor.confidence * node.score, type: node.type });
+      }
+    });
+    const seeds = pool.ids.filter((id) => !pool.adjacency.has(id) && !named.has(id));
+    if (named.size === 0 || seeds.length === 0) return;
+    const neighbours = await context.graph.doNeighbors({
+      seeds,
+      direction: 'both',
+      ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+    });
+    for (const n of neighbours) {
+      for (const owner of named.get(n.node) ?? []) {
+        const list = pool.adjacency.get(n.seed) ?? pool.adjacency.set(n.seed, []).get(n.seed)!;
+        list.push({
+          anchor: owner.anchor,
+          node: n.node,
+          nodeType: owner.type,
+          edgeType: n.edgeType,
+          // Seen from the mentioned node, the edge runs the other way.
+          direction: opposite(n.direction),
+          weight: owner.weight,
+        });
+      }
+    }
+  }
+
+  private candidates(plan: Plan, pool: Pool, limit: number): Candidate[] {
+    const typeScore = new Map(plan.targetTypes.map((t) => [t.type, t.score]));
+    const named = new Map<string, number>();
+    for (const anchor of plan.anchors)
+      for (const node of anchor.candidates)
+        named.set(node.id, Math.max(named.get(node.id) ?? 0, anchor.confidence * node.score));
+    const pathConfidence = new Map<string, number>();
+    for (const path of plan.paths) {
+      const hop = path.hops[0];
+      if (path.anchor === undefined || !hop || path.hops.length !== 1) continue;
+      const key = `${path.anchor}|${hop.edgeType}|${hop.direction}`;
+      pathConfidence.set(key, Math.max(pathConfidence.get(key) ?? 0, path.confidence ?? path.score));
+    }
+    const gate = Math.max(0, ...plan.anchors.map((a) => a.confidence));
+    const maxOf = (m: Map<string, number>) => Math.max(0, ...m.values());
+    const max = { document: maxOf(pool.document), combined: maxOf(pool.combined), dense: maxOf(pool.dense) };
+    const out: Candidate[] = pool.ids.map((id) => {
+      const adjacency = pool.adjacency.get(id) ?? [];
+      const anchorLink = Math.max(0, ...adjacency.map((a) => a.weight));
+      const relationMatch = Math.max(
+        0,
+        ...adjacency.map(
+          (a) => a.weight * (pathConfidence.get(`${a.anchor}|${a.edgeType}|${a.direction}`) ?? 0),
+        ),
+      );
+      const type = pool.types.get(id);
+      const scores: Record<string, number> = {
+        bm25: pool.document.get(id) ?? 0,
+        bm25Relations: pool.combined.get(id) ?? 0,
+        ...(pool.dense.size > 0 ? { dense: pool.dense.get(id) ?? 0 } : {}),
+        anchorLink,
+        anchorSelf: named.get(id) ?? 0,
+        ...(type !== undefined && typeScore.size > 0 ? { targetType: typeScore.get(type) ?? 0 } : {}),
+        ...(plan.paths.length > 0 ? { relationMatch } : {}),
+      };
+      const trajectories: Trajectory[] = adjacency.slice(0, 3).map((a) => ({
+        hops: [
+          { node: a.node, nodeType: a.nodeType, via: 'anchor' as const, textScore: a.weight },
+          {
+            node: id,
+            ...(type !== undefined ? { nodeType: type } : {}),
+            edgeType: a.edgeType,
+            direction: a.direction,
+            via: 'structure' as const,
+          },
+        ],
+      }));
+      if (trajectories.length === 0) {
+        trajectories.push({
+          hops: [
+            {
+              node: id,
+              ...(type !== undefined ? { nodeType: type } : {}),
+              via: pool.document.has(id) || pool.combined.has(id) ? ('text' as const) : ('vector' as const),
+              textScore: scores.bm25!,
+            },
+          ],
+        });
+      }
+      return {
+        id,
+        ...(type !== undefined ? { type } : {}),
+        score: untrainedScore(scores, max, gate),
+        scores,
+        trajectories,
+        source: this.name,
+      };
+    });
+    out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    return out.slice(0, limit);
+  }
+}
