@@ -8,6 +8,7 @@ export {
 export { type Fusion, reciprocalRankFusion, weightedScoreFusion } from './fusion/fusion.ts';
 export { fitLogistic, type LinearModel, linearScore, sigmoid } from './learn/logistic-regression.ts';
 export { seededRandom } from './learn/seeded-random.ts';
+export { stableHash, stableSample } from './learn/stable-sample.ts';
 export { LlmMeter, meterLanguageModel } from './llm/llm-meter.ts';
 export { createRetriever, retrieve, type StackDefinition } from './pipeline/create-retriever.ts';
 export { emptyPlan } from './pipeline/empty-plan.ts';

@@ -25,3 +25,9 @@ export {
   targetRanking,
 } from './ranking-metrics.ts';
 export { listQuerySets, readQuerySet } from './read-query-set.ts';
+export {
+  type SynthesizedQueries,
+  type SynthesizeQueriesOptions,
+  synthesizeQueries,
+  typeWord,
+} from './synthesize-queries.ts';

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { toWeftError, WeftError } from '@weft/core';
+import { stableSample, toWeftError, WeftError } from '@weft/core';
 import type {
   CypherParam,
   CypherResult,
@@ -8,6 +8,7 @@ import type {
   GraphLookupOptions,
   GraphNeighbor,
   GraphNeighborsOptions,
+  GraphSampleOptions,
   GraphStats,
   GraphStoreV1,
   NameMatch,
@@ -242,6 +243,20 @@ export class KuzuGraphStore implements GraphStoreV1 {
       ...(nodeTypes ? { nodeTypes } : {}),
       ...(options.limitPerSeed !== undefined ? { limitPerSeed: options.limitPerSeed } : {}),
     });
+  }
+
+  /** A deterministic sample of node ids, drawn from the in-memory adjacency (no Kùzu query). */
+  async doSampleNodes(options: GraphSampleOptions): Promise<string[]> {
+    this.check(options.abortSignal);
+    const adjacency = await this.loadAdjacency();
+    const types = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
+    const ids = function* () {
+      for (let offset = 0; offset < adjacency.ids.length; offset++) {
+        const id = adjacency.ids[offset];
+        if (id !== undefined && (!types || types.has(adjacency.nodeType[offset]!))) yield id;
+      }
+    };
+    return stableSample(ids(), options.count, options.seed);
   }
 
   /** Loads every id, name and alias once (one scan, grouped by type) into the in-process name index. */

@@ -81,8 +81,11 @@ export class LexicalPlanner implements PlannerV1 {
     const [mentions, model] = await Promise.all([linkMentions(query, context), this.model(context)]);
     const words = contentWords(query);
     const targets = context.schema.targetTypes ?? context.schema.nodeTypes.map((t) => t.name);
-    const typeProbabilities = model ? naiveBayesProbabilities(model.types, words) : undefined;
-    const relationProbabilities = model ? naiveBayesProbabilities(model.relations, words) : undefined;
+    // A model fitted without labelled queries has no labels: it links mentions only.
+    const typeProbabilities = model?.types.labels.length ? naiveBayesProbabilities(model.types, words) : undefined;
+    const relationProbabilities = model?.relations.labels.length
+      ? naiveBayesProbabilities(model.relations, words)
+      : undefined;
     const targetTypes = typeProbabilities
       ? targets
           .map((type) => ({ type, score: typeProbabilities.get(type) ?? 0 }))

@@ -1,6 +1,6 @@
 import { fitLogistic, type LinearModel, linearScore } from '@weft/core';
 import type { Candidate, Plan } from '@weft/spec';
-import { featureRows, linearFeatures } from './linear-features.ts';
+import { featureRows, type LinearFeature, linearFeatures } from './linear-features.ts';
 import { type LinearRerankerModel, untrainedLinearScore } from './linear-reranker.ts';
 
 /** A query's candidates (from the stack without its reranker), with the gold answers. */
@@ -17,6 +17,11 @@ export interface TrainLinearRerankerOptions {
   readonly l2?: readonly number[];
   /** Hardest wrong candidates per query, by the untrained order, paired with each answer (default 30). */
   readonly negativesPerQuery?: number;
+  /**
+   * Features kept out of the fit (their weight stays 0): those whose meaning depends on how people
+   * phrase questions — the planned type and relation — when the training queries are synthesised.
+   */
+  readonly exclude?: readonly LinearFeature[];
 }
 
 export interface TrainLinearRerankerReport {
@@ -59,6 +64,7 @@ export function trainLinearReranker(
   options: TrainLinearRerankerOptions = {},
 ): TrainLinearRerankerReport {
   const negatives = options.negativesPerQuery ?? 30;
+  const excluded = new Set((options.exclude ?? []).map((f) => linearFeatures.indexOf(f)));
   const rows: { x: number[]; y: 0 | 1; weight: number }[] = [];
   for (const example of train) {
     const features = featureRows(example.candidates, example.plan);
@@ -73,7 +79,7 @@ export function trainLinearReranker(
     const weight = (example.weight ?? 1) / (positives.length * wrong.length);
     for (const p of positives) {
       for (const n of wrong) {
-        const difference = p.x.map((v, i) => v - n.x[i]!);
+        const difference = p.x.map((v, i) => (excluded.has(i) ? 0 : v - n.x[i]!));
         rows.push({ x: difference, y: 1, weight });
         rows.push({ x: difference.map((v) => -v), y: 0, weight });
       }

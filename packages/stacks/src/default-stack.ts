@@ -81,9 +81,19 @@ export const defaultStack: StackEntry = {
     const context: RetrievalContext = { ...store.context, artifacts: options.artifacts };
     const train = weighted(options.sets, 'train', trainPerSet);
     const val = weighted(options.sets, 'val', valPerSet);
+    // How people name a type or a relation cannot be synthesised: without labelled queries the
+    // planner links mentions only, and the reranker leaves the planned type and relation alone.
+    const labelled = options.sets.some((set) => !set.synthesized && set.train.length > 0);
+    const plannerExamples = labelled
+      ? weighted(
+          options.sets.filter((set) => !set.synthesized),
+          'train',
+          trainPerSet,
+        )
+      : [];
     const plannerModel = await trainLexicalPlanner(
       context,
-      train.map(({ query, weight }) => ({ query: query.query, answers: query.answers, weight })),
+      plannerExamples.map(({ query, weight }) => ({ query: query.query, answers: query.answers, weight })),
       {
         onProgress: (done, total) => options.onProgress?.('planner', done, total),
         ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
@@ -96,14 +106,16 @@ export const defaultStack: StackEntry = {
     const planner = new LexicalPlanner({ model: plannerModel });
     const trainExamples = await collect(context, planner, train, 'train', options);
     const valExamples = await collect(context, planner, val, 'val', options);
-    const report = trainLinearReranker(trainExamples, valExamples);
+    const report = trainLinearReranker(trainExamples, valExamples, {
+      ...(labelled ? {} : { exclude: ['targetType', 'relationMatch', 'relationDocument'] }),
+    });
     await options.artifacts.put(
       rerankerArtifact,
       artifactEnvelope(linearRerankerArtifact.kind, linearRerankerArtifact.version, report.model),
     );
     const best = Math.max(...report.tried.map((t) => t.val));
     return {
-      summary: `planner: ${plannerModel.types.labels.length} answer types, ${plannerModel.relations.labels.length} relations from ${train.length} queries; reranker: ${report.chosen} weights kept (val ${report.chosen === 'fitted' ? best.toFixed(1) : report.untrained.toFixed(1)} vs ${report.chosen === 'fitted' ? `untrained ${report.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of Hit@1 and MRR)`,
+      summary: `planner: ${labelled ? `${plannerModel.types.labels.length} answer types, ${plannerModel.relations.labels.length} relations from ${plannerExamples.length} labelled queries` : 'links mentions only (no labelled queries)'}; reranker (${train.length} train, ${val.length} val queries): ${report.chosen} weights kept (val ${report.chosen === 'fitted' ? best.toFixed(1) : report.untrained.toFixed(1)} vs ${report.chosen === 'fitted' ? `untrained ${report.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of Hit@1 and MRR)`,
       details: {
         planner: { types: plannerModel.types.labels, relations: plannerModel.relations.labels },
         reranker: report,

@@ -12,4 +12,4 @@ export {
   type TrainingSet,
 } from './stack-registry.ts';
 export { type TrainStacksOptions, type TrainStacksResult, trainStacks } from './train-stacks.ts';
-export { loadTrainingSets, synthesizedTextSet } from './training-sets.ts';
+export { loadTrainingSets, synthesizedSets, synthesizedTextSet } from './training-sets.ts';

@@ -91,7 +91,10 @@ describe('offline stacks and their artifacts', () => {
       sets,
       artifacts,
     });
-    expect([...artifacts.stored.keys()].sort()).toEqual(['mor-offline.reranker-trajectory', 'offline.planner-schema']);
+    expect([...artifacts.stored.keys()].sort()).toEqual([
+      'mor-offline.reranker-trajectory',
+      'offline.planner-schema',
+    ]);
     for (const name of ['mor-offline', 'focused-offline']) {
       const { trace } = await retrieve(await buildStack(name, trained), {
         query: 'products by Nikon',

@@ -1,7 +1,7 @@
 import { WeftError } from '@weft/core';
-import { listQuerySets, readQuerySet } from '@weft/eval';
+import { listQuerySets, readQuerySet, type SynthesizeQueriesOptions, synthesizeQueries } from '@weft/eval';
 import { openBundle, synthesizeTextQueries } from '@weft/skb';
-import type { TrainingSet } from './stack-registry.ts';
+import type { StackStore, TrainingSet } from './stack-registry.ts';
 
 /**
  * The labelled training material of a bundle: the named query sets (or every set with a train
@@ -40,4 +40,26 @@ export async function synthesizedTextSet(bundle: string, count: number): Promise
     textOnly: true,
     synthesized: true,
   };
+}
+
+/**
+ * Training material from the store alone (`synthesizeQueries`): relational queries and text-only
+ * ones, each a set with train and val splits (the synthesised test split is left out: it is for
+ * `weft synth-queries`, a benchmark, not for fitting).
+ */
+export async function synthesizedSets(
+  store: StackStore,
+  options: SynthesizeQueriesOptions = {},
+): Promise<TrainingSet[]> {
+  const { hybrid, text } = await synthesizeQueries(store.context, options);
+  const set = (name: string, queries: typeof hybrid, textOnly: boolean): TrainingSet => ({
+    name,
+    train: queries.filter((q) => q.split === 'train'),
+    val: queries.filter((q) => q.split === 'val'),
+    synthesized: true,
+    ...(textOnly ? { textOnly } : {}),
+  });
+  return [set('hybrid (synthesised)', hybrid, false), set('text (synthesised)', text, true)].filter(
+    (s) => s.train.length > 0,
+  );
 }

@@ -25,6 +25,12 @@ export interface FieldTraverserOptions {
   readonly neighborsPerNode?: number;
   /** Neighbours of the mentions added as candidates, the best by document BM25 (default 100). */
   readonly structuralK?: number;
+  /**
+   * How many nodes the dense search returns (default 300, at least `searchK`). It also scores the
+   * other candidates: one found beyond it gets the lowest score of the list, an upper bound of its
+   * own. (An id-filtered dense search costs LanceDB an exact scan, ~60 ms on WordNet.)
+   */
+  readonly denseK?: number;
 }
 
 /** The query-only searches, started by `doPrepare` while the planner runs. */
@@ -120,9 +126,16 @@ export class FieldTraverser implements TraverserV1 {
     ]);
     add(pool, document, pool.document, k);
     if (combined) add(pool, combined, pool.combined, k);
-    if (dense) add(pool, dense, pool.dense, k);
+    if (dense) {
+      add(pool, dense, pool.dense, k);
+      for (const hit of dense.slice(k)) pool.dense.set(hit.id, hit.score);
+    }
     await this.addStructural(query, structural, pool, context);
-    await this.completeScores(query, pool, context, combined !== undefined, dense !== undefined);
+    await this.completeScores(query, pool, context, combined !== undefined);
+    if (dense) {
+      const floor = dense.at(-1)?.score ?? 0;
+      for (const id of pool.ids) if (!pool.dense.has(id)) pool.dense.set(id, floor);
+    }
     await this.candidateSideAdjacency(plan, pool, context);
     return this.candidates(plan, pool, limit);
   }
@@ -148,7 +161,12 @@ export class FieldTraverser implements TraverserV1 {
         : undefined,
       dense:
         context.vector && context.embeddingModel
-          ? first(searchVector(context.vector, context.embeddingModel, [query], common))
+          ? first(
+              searchVector(context.vector, context.embeddingModel, [query], {
+                ...common,
+                limit: Math.max(k, this.options.denseK ?? 300),
+              }),
+            )
           : undefined,
     };
     // Rejections surface in doTraverse when awaited; a handle that is never used must not crash the process.
@@ -227,13 +245,12 @@ export class FieldTraverser implements TraverserV1 {
     }
   }
 
-  /** Scores the pool's nodes on every signal they were not found by (one id-filtered search each). */
+  /** Scores the pool's nodes on the text fields they were not found by (one id-filtered search each). */
   private async completeScores(
     query: string,
     pool: Pool,
     context: RetrievalContext,
     hasCombined: boolean,
-    hasDense: boolean,
   ): Promise<void> {
     const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
     const missing = (scores: Map<string, number>) => pool.ids.filter((id) => !scores.has(id));
@@ -256,15 +273,6 @@ export class FieldTraverser implements TraverserV1 {
               limit: ids.length,
               filter: { ids },
               field: 'combined',
-              ...signal,
-            }),
-          )
-        : undefined,
-      hasDense && context.vector && context.embeddingModel
-        ? fill(pool.dense, (ids) =>
-            searchVector(context.vector!, context.embeddingModel!, [query], {
-              limit: ids.length,
-              filter: { ids },
               ...signal,
             }),
           )

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { WeftError } from '@weft/core';
 import {
   loadTrainingSets,
-  synthesizedTextSet,
+  synthesizedSets,
   type TrainingSet,
   type TrainStacksResult,
   trainStacks,
 } from '@weft/stacks';
 import { artifactsDirectory, replaceArtifacts } from '@weft/store';
-import { type Command, listOption, requiredOption, UsageError } from '../command.ts';
+import { type Command, integerOption, listOption, requiredOption, UsageError } from '../command.ts';
 import { Progress } from '../progress.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 
@@ -17,6 +17,10 @@ export interface TrainResult extends TrainStacksResult {
   /** Where the fitted parts now are. */
   readonly artifacts: string;
 }
+
+/** Synthesised training queries when none are asked for: enough to fit a few dozen weights. */
+const defaultSynth = 300;
+const defaultTextQueries = 150;
 
 export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
   const trainable = () =>
@@ -27,57 +31,77 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
   return {
     name: 'train',
     summary: "Fit the stacks' learned parts on the train split of query sets (settings chosen on val)",
-    usage: 'weft train <bundle> --db <dir> [--set S]... [--stack S]... [--text-queries N] [--json]',
+    usage: 'weft train [<bundle>] --db <dir> [--set S]... [--stack S]... [--synth N] [--text-queries N] [--seed S] [--json]',
     details: [
-      '<bundle>          the SKB bundle the store was built from (its query sets are the training material)',
+      '<bundle>          optional: the SKB bundle the store was built from; its labelled query sets are',
+      '                  added to the training material (without it, the store alone teaches)',
       '--db <dir>        store directory; the result goes to <dir>/artifacts, replacing an earlier one',
       '                  only when every stack has trained',
-      '--set S           a query set to train on; repeat for several (default: every set with a train split)',
+      '--set S           a labelled query set of the bundle; repeat for several (default: every set with a train split)',
       '--stack S         a stack to train; repeat for several (default: every stack with learned parts)',
-      '--text-queries N  text-only queries synthesised from node descriptions (default 200; 0 = none):',
-      '                  they teach when the text alone should decide',
+      `--synth N         relational queries synthesised from the store (default ${defaultSynth})`,
+      `--text-queries N  text-only queries synthesised from the store (default ${defaultTextQueries}); 0 = none`,
+      '--seed S          seed of the synthesis (default 1)',
       '--json            one JSON object: the sets used and each stack’s report',
       '',
       `Trainable stacks: ${trainable().join(', ') || 'none'}`,
     ],
     examples: [
-      'weft train my-bundle --db .weft/my-store',
+      'weft train --db .weft/my-store',
       'weft train my-bundle --db .weft/my-store --set hybrid --stack default --json',
     ],
     options: {
       db: { type: 'string' },
       set: { type: 'string', multiple: true },
       stack: { type: 'string', multiple: true },
+      synth: { type: 'string' },
       'text-queries': { type: 'string' },
+      seed: { type: 'string' },
     },
     async run(args, io) {
-      if (args.positionals.length !== 1) throw new UsageError('expected one bundle directory');
-      const bundle = path.resolve(io.cwd, args.positionals[0]!);
-      if (!existsSync(bundle)) throw new UsageError(`bundle not found: ${bundle}`);
+      if (args.positionals.length > 1) throw new UsageError('expected at most one bundle directory');
+      const bundle = args.positionals[0] === undefined ? undefined : path.resolve(io.cwd, args.positionals[0]);
+      if (bundle && !existsSync(bundle)) throw new UsageError(`bundle not found: ${bundle}`);
+      const named = listOption(args, 'set');
+      if (!bundle && named.length > 0) throw new UsageError('--set names a query set of a bundle: give the bundle');
       const db = path.resolve(io.cwd, requiredOption(args, 'db'));
       const json = args.values.json === true;
-      const textQueries = Number(args.values['text-queries'] ?? 200);
-      if (!Number.isInteger(textQueries) || textQueries < 0)
-        throw new UsageError(`--text-queries must be a whole number ≥ 0, got ${args.values['text-queries']}`);
+      const synth = integerOption(args, 'synth', defaultSynth, 0);
+      const textQueries = integerOption(args, 'text-queries', defaultTextQueries, 0);
+      const seed = integerOption(args, 'seed', 1, 0);
       const stacks = listOption(args, 'stack');
       for (const name of stacks) deps.registry.get(name);
-      const sets: TrainingSet[] = await loadTrainingSets(bundle, listOption(args, 'set'));
-      if (sets.length === 0)
-        throw new WeftError({
-          code: 'WEFT_BAD_INPUT',
-          message: `no query set of ${bundle} has a train split`,
-        });
-      if (textQueries > 0) sets.push(await synthesizedTextSet(bundle, textQueries));
+      const labelled: TrainingSet[] = bundle ? await loadTrainingSets(bundle, named) : [];
+      if (bundle && labelled.length === 0 && named.length === 0 && synth + textQueries === 0)
+        throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `no query set of ${bundle} has a train split` });
+      if (!bundle && synth + textQueries === 0)
+        throw new UsageError('nothing to train on: give a bundle with labelled queries, or --synth/--text-queries above 0');
       const used = (list: readonly { name: string; train: number; val: number }[]) =>
         list.map((s) => `${s.name} (${s.train} train, ${s.val} val)`).join(', ');
       if (trainable().length === 0) {
-        const counts = sets.map((s) => ({ name: s.name, train: s.train.length, val: s.val.length }));
+        const counts = labelled.map((s) => ({ name: s.name, train: s.train.length, val: s.val.length }));
         if (json) io.stdout.write(`${JSON.stringify({ sets: counts, stacks: [] })}\n`);
-        else io.stdout.write(`No stack has learned parts; nothing to train (sets: ${used(counts)}).\n`);
+        else io.stdout.write(`No stack has learned parts; nothing to train (sets: ${used(counts) || 'none'}).\n`);
         return 0;
       }
       const store = await deps.openStore(db);
       try {
+        const synthesis =
+          synth + textQueries > 0
+            ? new Progress({ stream: io.stderr, label: 'synthesise queries', total: synth + textQueries })
+            : undefined;
+        const sets = [
+          ...labelled,
+          ...(synthesis
+            ? await synthesizedSets(store, {
+                hybrid: synth,
+                text: textQueries,
+                seed,
+                onProgress: (made) => synthesis.update(made),
+              })
+            : []),
+        ];
+        synthesis?.finish();
         const progress = new Map<string, Progress>();
         const result = await replaceArtifacts(store.directory, (artifacts) =>
           trainStacks({

@@ -4,6 +4,7 @@ import type {
   GraphLookupOptions,
   GraphNeighbor,
   GraphNeighborsOptions,
+  GraphSampleOptions,
   GraphStats,
   GraphStoreV1,
   NameMatch,
@@ -12,6 +13,7 @@ import type {
   SkbSchema,
 } from '@weft/spec';
 import { WeftError } from '../errors/weft-error.ts';
+import { stableSample } from '../learn/stable-sample.ts';
 import { trigramSimilarity } from '../text/trigram-similarity.ts';
 
 export interface InMemorySkb {
@@ -140,6 +142,13 @@ export class InMemoryGraphStore implements GraphStoreV1 {
       code: 'WEFT_UNSUPPORTED',
       message: 'the in-memory graph store does not run Cypher',
     });
+  }
+
+  async doSampleNodes(options: GraphSampleOptions): Promise<string[]> {
+    this.check();
+    const types = options.nodeTypes ? new Set(options.nodeTypes) : undefined;
+    const ids = [...this.nodes.values()].filter((n) => !types || types.has(n.type)).map((n) => n.id);
+    return stableSample(ids, options.count, options.seed);
   }
 
   async doStats(): Promise<GraphStats> {

@@ -1,0 +1,280 @@
+import { searchText, stableHash, WeftError } from '@weft/core';
+import type { EdgeDirection, GraphNeighbor, RetrievalContext, SkbNode, SkbQuery, SkbSplit } from '@weft/spec';
+
+export interface SynthesizeQueriesOptions {
+  /** Relational queries to make: a textual requirement on the answer plus a relation to a named node (default 200). */
+  readonly hybrid?: number;
+  /** Text-only queries: a partial paraphrase of one node's description (default 100). */
+  readonly text?: number;
+  readonly seed?: number;
+  /** Shares of the `val` and `test` splits; the rest is `train` (default 0.2 each). */
+  readonly valShare?: number;
+  readonly testShare?: number;
+  /** Relations that reach more nodes of the answer's type than this are skipped: no requirement narrows them (default 300). */
+  readonly maxCandidates?: number;
+  /** Queries whose requirement fits more candidates than this are dropped (default 5). */
+  readonly maxAnswers?: number;
+  readonly onProgress?: (made: number, wanted: number) => void;
+  readonly abortSignal?: AbortSignal;
+}
+
+export interface SynthesizedQueries {
+  readonly hybrid: SkbQuery[];
+  readonly text: SkbQuery[];
+}
+
+/** Words no requirement is made of: they say nothing about a node. */
+const functionWords = new Set(
+  (
+    'a an the of in on at to for from by with about as into onto over under and or nor but if then than so ' +
+    'is are was were be been being am do does did has have had having it its this that these those there here ' +
+    'which what who whom whose where when why how all any both each every some such no not only very too also ' +
+    'just can could may might must shall should will would one ones other another more most used usually often'
+  ).split(' '),
+);
+
+const words = (text: string) => text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
+
+/** The first clause of a node's text, without the node's own names and function words. */
+function describingWords(node: SkbNode): string[] {
+  const clause = node.text.split(/;|\.\s|["“(]/)[0] ?? '';
+  const names = new Set([node.name, ...(node.aliases ?? [])].flatMap((n) => words(n.toLowerCase())));
+  const seen = new Set<string>();
+  return words(clause).filter((w) => {
+    const lower = w.toLowerCase();
+    if (w.length < 3 || functionWords.has(lower) || names.has(lower) || seen.has(lower)) return false;
+    seen.add(lower);
+    return true;
+  });
+}
+
+/** Keeps about `share` of the words, chosen by a seeded hash, in their original order. */
+function keepSome(list: readonly string[], share: number, salt: string, seed: number): string[] {
+  return list.filter((w) => stableHash(`${salt}|${w}`, seed) % 1000 < share * 1000);
+}
+
+/** `noun.animal` → `animal`, `egg_group` → `egg group`: a node type as a word of a question. */
+export function typeWord(type: string): string {
+  const last = type.split('.').pop() ?? type;
+  return last.replace(/[_\-:/]+/g, ' ').trim();
+}
+
+/** `part_meronym` → `part meronym`. */
+function edgeWords(edgeType: string): string {
+  return edgeType.replace(/[_\-.:/]+/g, ' ').trim();
+}
+
+function splitOf(id: string, seed: number, valShare: number, testShare: number): SkbSplit {
+  const u = (stableHash(id, seed ^ 0x5bd1e995) % 10_000) / 10_000;
+  if (u < testShare) return 'test';
+  if (u < testShare + valShare) return 'val';
+  return 'train';
+}
+
+/**
+ * Four ways to ask, so a model trained on them does not learn one sentence shape. `phrase` names the
+ * answer's type and its relation to the named node.
+ */
+function question(variant: number, phrase: string, requirement: string): string {
+  switch (variant % 4) {
+    case 0:
+      return `Which ${phrase} and ${requirement}?`;
+    case 1:
+      return `${requirement}: which ${phrase}?`;
+    case 2:
+      return `I am looking for a ${phrase}, ${requirement}`;
+    default:
+      return `${phrase} ${requirement}`;
+  }
+}
+
+/** Seen from the answer: `move that Charizard learns`, `pokemon that has type Fire`. */
+function relationPhrase(
+  type: string,
+  anchorName: string,
+  edgeType: string,
+  fromAnchor: EdgeDirection,
+): string {
+  // fromAnchor 'out': anchor -edge-> answer; 'in': answer -edge-> anchor.
+  return fromAnchor === 'out'
+    ? `${typeWord(type)} that ${anchorName} ${edgeWords(edgeType)}`
+    : `${typeWord(type)} that ${edgeWords(edgeType)} ${anchorName}`;
+}
+
+const opposite = (d: EdgeDirection): EdgeDirection => (d === 'in' ? 'out' : 'in');
+
+/**
+ * STaRK-style queries synthesised from a store alone, for training and for a benchmark of the user's
+ * own KB. A hybrid query samples an answer node, a neighbour of it to name (the anchor) and a
+ * textual requirement taken from the answer's own description; every node of the answer's type
+ * that the anchor reaches over the same relation is a candidate, and every candidate whose document
+ * matches the requirement at least 90% as well as the sampled answer (BM25 among the candidates) is
+ * gold — not only the sampled one. Text-only queries are partial paraphrases of one description.
+ * Deterministic for a store and seed. Needs `doSampleNodes` on the graph store.
+ */
+export async function synthesizeQueries(
+  context: RetrievalContext,
+  options: SynthesizeQueriesOptions = {},
+): Promise<SynthesizedQueries> {
+  const graph = context.graph;
+  if (!graph.doSampleNodes) {
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: `the graph store (${graph.provider}) cannot sample nodes (doSampleNodes), so queries cannot be synthesised from it`,
+    });
+  }
+  const seed = options.seed ?? 1;
+  const wantHybrid = options.hybrid ?? 200;
+  const wantText = options.text ?? 100;
+  const valShare = options.valShare ?? 0.2;
+  const testShare = options.testShare ?? 0.2;
+  const maxCandidates = options.maxCandidates ?? 300;
+  const maxAnswers = options.maxAnswers ?? 5;
+  const targets = context.schema.targetTypes ?? context.schema.nodeTypes.map((t) => t.name);
+  const signal = options.abortSignal ? { abortSignal: options.abortSignal } : {};
+  const total = wantHybrid + wantText;
+  const progress = (made: number) => options.onProgress?.(made, total);
+
+  // Oversample: many nodes have no usable description or no narrowing relation.
+  const pool = await graph.doSampleNodes({ nodeTypes: targets, count: 8 * total + 50, seed, ...signal });
+  const hybrid: SkbQuery[] = [];
+  const text: SkbQuery[] = [];
+  const used = new Set<string>();
+  for (
+    let start = 0;
+    start < pool.length && (hybrid.length < wantHybrid || text.length < wantText);
+    start += 64
+  ) {
+    options.abortSignal?.throwIfAborted();
+    const batch = pool.slice(start, start + 64);
+    const nodes = await graph.doGetNodes(batch, signal);
+    for (const node of nodes) {
+      if (!node || used.has(node.id)) continue;
+      const describing = describingWords(node);
+      // Alternate: every node is offered to the kind that is further from its goal.
+      const wantsText =
+        text.length < wantText &&
+        text.length / Math.max(1, wantText) <= hybrid.length / Math.max(1, wantHybrid);
+      if (text.length < wantText && (wantsText || hybrid.length >= wantHybrid)) {
+        const kept = keepSome(describing, 0.7, node.id, seed);
+        if (kept.length < 4) continue;
+        used.add(node.id);
+        const id = `synth-text-${String(text.length + 1).padStart(4, '0')}`;
+        text.push({
+          id,
+          query: kept.join(' '),
+          answers: [node.id],
+          split: splitOf(id, seed, valShare, testShare),
+          meta: { synthesized: 'text', node: node.id },
+        });
+        progress(hybrid.length + text.length);
+        continue;
+      }
+      if (hybrid.length >= wantHybrid) continue;
+      const made = await hybridQuery(context, node, describing, { seed, maxCandidates, maxAnswers, signal });
+      if (!made) continue;
+      used.add(node.id);
+      const id = `synth-hybrid-${String(hybrid.length + 1).padStart(4, '0')}`;
+      hybrid.push({ id, ...made, split: splitOf(id, seed, valShare, testShare) });
+      progress(hybrid.length + text.length);
+    }
+  }
+  return { hybrid, text };
+}
+
+async function hybridQuery(
+  context: RetrievalContext,
+  node: SkbNode,
+  describing: readonly string[],
+  options: { seed: number; maxCandidates: number; maxAnswers: number; signal: { abortSignal?: AbortSignal } },
+): Promise<Omit<SkbQuery, 'id' | 'split'> | undefined> {
+  const requirementWords = keepSome(describing, 0.6, node.id, options.seed).slice(0, 5);
+  if (requirementWords.length < 2) return undefined;
+  const requirement = requirementWords.join(' ');
+  const neighbours = await context.graph.doNeighbors({
+    seeds: [node.id],
+    direction: 'both',
+    limitPerSeed: 200,
+    ...options.signal,
+  });
+  const ordered = [...neighbours].sort(
+    (a, b) =>
+      stableHash(`${node.id}|${a.node}|${a.edgeType}`, options.seed) -
+      stableHash(`${node.id}|${b.node}|${b.edgeType}`, options.seed),
+  );
+  const anchors = await context.graph.doGetNodes(
+    ordered.slice(0, 12).map((n) => n.node),
+    options.signal,
+  );
+  for (const [i, neighbour] of ordered.slice(0, 12).entries()) {
+    const anchor = anchors[i];
+    if (!anchor || !usableAnchor(anchor, node)) continue;
+    const fromAnchor = opposite(neighbour.direction);
+    const candidates = await relationSet(context, neighbour, fromAnchor, node.type, options);
+    if (!candidates || !candidates.includes(node.id)) continue;
+    const gold = await judge(context, requirement, node.id, candidates, options.signal);
+    if (!gold || gold.length > options.maxAnswers) continue;
+    const phrase = relationPhrase(node.type, anchor.name, neighbour.edgeType, fromAnchor);
+    return {
+      query: question(stableHash(node.id, options.seed), phrase, requirement),
+      answers: gold,
+      meta: {
+        synthesized: 'hybrid',
+        node: node.id,
+        anchors: [anchor.id],
+        relation: `${neighbour.edgeType}|${fromAnchor}`,
+        requirement,
+        candidates: candidates.length,
+      },
+    };
+  }
+  return undefined;
+}
+
+/** A name a question can use: short, and neither containing nor contained in the answer's name. */
+function usableAnchor(anchor: SkbNode, answer: SkbNode): boolean {
+  const name = anchor.name.trim().toLowerCase();
+  const answerName = answer.name.trim().toLowerCase();
+  const count = words(name).length;
+  return (
+    count >= 1 && count <= 5 && name.length >= 2 && !name.includes(answerName) && !answerName.includes(name)
+  );
+}
+
+/** Every node of `type` the anchor reaches over the neighbour's relation; undefined when too many. */
+async function relationSet(
+  context: RetrievalContext,
+  neighbour: GraphNeighbor,
+  fromAnchor: EdgeDirection,
+  type: string,
+  options: { maxCandidates: number; signal: { abortSignal?: AbortSignal } },
+): Promise<string[] | undefined> {
+  const reached = await context.graph.doNeighbors({
+    seeds: [neighbour.node],
+    edgeTypes: [neighbour.edgeType],
+    direction: fromAnchor,
+    nodeTypes: [type],
+    limitPerSeed: options.maxCandidates + 1,
+    ...options.signal,
+  });
+  const ids = [...new Set(reached.map((n) => n.node))];
+  return ids.length > options.maxCandidates ? undefined : ids;
+}
+
+/** Candidates whose documents match the requirement at least 90% as well as the sampled answer's. */
+async function judge(
+  context: RetrievalContext,
+  requirement: string,
+  answer: string,
+  candidates: readonly string[],
+  signal: { abortSignal?: AbortSignal },
+): Promise<string[] | undefined> {
+  const [hits = []] = await searchText(context.text, [requirement], {
+    limit: candidates.length,
+    filter: { ids: candidates },
+    ...signal,
+  });
+  const own = hits.find((h) => h.id === answer)?.score;
+  if (!own || own <= 0) return undefined;
+  return hits.filter((h) => h.score >= 0.9 * own).map((h) => h.id);
+}
