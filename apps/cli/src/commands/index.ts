@@ -5,6 +5,7 @@ import { infoCommand } from './info.ts';
 import { ingestCommand } from './ingest.ts';
 import { queryCommand } from './query.ts';
 import { synthKbCommand } from './synth-kb.ts';
+import { synthQueriesCommand } from './synth-queries.ts';
 import { trainCommand } from './train.ts';
 
 /** Every `weft` command, in the order `weft --help` lists them. Add new commands here. */
@@ -15,5 +16,6 @@ export const commands: readonly Command[] = [
   queryCommand,
   evalCommand,
   trainCommand,
+  synthQueriesCommand,
   synthKbCommand,
 ];

@@ -40,6 +40,7 @@ describe('weft train', () => {
     const command = createTrainCommand({ openStore: toyOpener().open, registry });
     const c = captureIo();
     expect(await runCli(['train', workspace.bundle, '--db', workspace.db], c.io, [command])).toBe(0);
+    expect(c.err()).not.toMatch(/weft train:/);
     const synthetic = seen[0]!.find((s) => s.textOnly);
     expect(synthetic?.name).toBe('text (synthesised)');
     expect(synthetic!.train + synthetic!.val).toBeGreaterThan(0);
@@ -58,6 +59,29 @@ describe('weft train', () => {
         command,
       ]),
     ).toBe(2);
+  });
+
+  it('trains from the store alone on synthesised queries when no bundle is given', async () => {
+    const seen: string[][] = [];
+    const registry = new StackRegistry([
+      {
+        name: 'store-only-test',
+        description: 'remembers the sets it was given',
+        create: (store) => ({ name: 'store-only-test', context: store.context, traversers: [] }),
+        async train(_store, options) {
+          seen.push(options.sets.map((s) => `${s.name}:${s.synthesized === true}:${s.train.length > 0}`));
+          return { summary: 'ok' };
+        },
+      },
+    ]);
+    const command = createTrainCommand({ openStore: toyOpener().open, registry });
+    const c = captureIo();
+    expect(
+      await runCli(['train', '--db', workspace.db, '--synth', '20', '--text-queries', '5'], c.io, [command]),
+    ).toBe(0);
+    expect(seen[0]).toContain('hybrid (synthesised):true:true');
+    expect(await runCli(['train', '--db', workspace.db, '--set', 'toy'], c.io, [command])).toBe(2);
+    expect(c.err()).toContain('--set names a query set of a bundle');
   });
 
   it('says so and exits 0 when no stack has learned parts', async () => {

@@ -18,7 +18,11 @@ export interface TrainResult extends TrainStacksResult {
   readonly artifacts: string;
 }
 
-/** Synthesised training queries when none are asked for: enough to fit a few dozen weights. */
+/**
+ * Synthesised training queries when none are asked for. Relational ones only without labelled
+ * queries: beside people's questions they did not help on either development KB. Text-only ones
+ * always: they teach when the text alone should decide, which hybrid train sets do not show.
+ */
 const defaultSynth = 300;
 const defaultTextQueries = 150;
 
@@ -31,7 +35,8 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
   return {
     name: 'train',
     summary: "Fit the stacks' learned parts on the train split of query sets (settings chosen on val)",
-    usage: 'weft train [<bundle>] --db <dir> [--set S]... [--stack S]... [--synth N] [--text-queries N] [--seed S] [--json]',
+    usage:
+      'weft train [<bundle>] --db <dir> [--set S]... [--stack S]... [--synth N] [--text-queries N] [--seed S] [--json]',
     details: [
       '<bundle>          optional: the SKB bundle the store was built from; its labelled query sets are',
       '                  added to the training material (without it, the store alone teaches)',
@@ -39,7 +44,7 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
       '                  only when every stack has trained',
       '--set S           a labelled query set of the bundle; repeat for several (default: every set with a train split)',
       '--stack S         a stack to train; repeat for several (default: every stack with learned parts)',
-      `--synth N         relational queries synthesised from the store (default ${defaultSynth})`,
+      `--synth N         relational queries synthesised from the store (default ${defaultSynth} without a bundle, 0 with one)`,
       `--text-queries N  text-only queries synthesised from the store (default ${defaultTextQueries}); 0 = none`,
       '--seed S          seed of the synthesis (default 1)',
       '--json            one JSON object: the sets used and each stack’s report',
@@ -60,28 +65,38 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
     },
     async run(args, io) {
       if (args.positionals.length > 1) throw new UsageError('expected at most one bundle directory');
-      const bundle = args.positionals[0] === undefined ? undefined : path.resolve(io.cwd, args.positionals[0]);
+      const bundle =
+        args.positionals[0] === undefined ? undefined : path.resolve(io.cwd, args.positionals[0]);
       if (bundle && !existsSync(bundle)) throw new UsageError(`bundle not found: ${bundle}`);
       const named = listOption(args, 'set');
-      if (!bundle && named.length > 0) throw new UsageError('--set names a query set of a bundle: give the bundle');
+      if (!bundle && named.length > 0)
+        throw new UsageError('--set names a query set of a bundle: give the bundle');
       const db = path.resolve(io.cwd, requiredOption(args, 'db'));
       const json = args.values.json === true;
-      const synth = integerOption(args, 'synth', defaultSynth, 0);
+      const synth = integerOption(args, 'synth', bundle ? 0 : defaultSynth, 0);
       const textQueries = integerOption(args, 'text-queries', defaultTextQueries, 0);
       const seed = integerOption(args, 'seed', 1, 0);
       const stacks = listOption(args, 'stack');
       for (const name of stacks) deps.registry.get(name);
       const labelled: TrainingSet[] = bundle ? await loadTrainingSets(bundle, named) : [];
       if (bundle && labelled.length === 0 && named.length === 0 && synth + textQueries === 0)
-        throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `no query set of ${bundle} has a train split` });
+        throw new WeftError({
+          code: 'WEFT_BAD_INPUT',
+          message: `no query set of ${bundle} has a train split`,
+        });
       if (!bundle && synth + textQueries === 0)
-        throw new UsageError('nothing to train on: give a bundle with labelled queries, or --synth/--text-queries above 0');
+        throw new UsageError(
+          'nothing to train on: give a bundle with labelled queries, or --synth/--text-queries above 0',
+        );
       const used = (list: readonly { name: string; train: number; val: number }[]) =>
         list.map((s) => `${s.name} (${s.train} train, ${s.val} val)`).join(', ');
       if (trainable().length === 0) {
         const counts = labelled.map((s) => ({ name: s.name, train: s.train.length, val: s.val.length }));
         if (json) io.stdout.write(`${JSON.stringify({ sets: counts, stacks: [] })}\n`);
-        else io.stdout.write(`No stack has learned parts; nothing to train (sets: ${used(counts) || 'none'}).\n`);
+        else
+          io.stdout.write(
+            `No stack has learned parts; nothing to train (sets: ${used(counts) || 'none'}).\n`,
+          );
         return 0;
       }
       const store = await deps.openStore(db);

@@ -1,0 +1,52 @@
+import { toyContext, toySkb } from '@weft/core/test';
+import { describe, expect, it } from 'vitest';
+import { synthesizeQueries, typeWord } from './synthesize-queries.ts';
+
+describe('synthesizeQueries', () => {
+  const context = toyContext();
+  const skb = toySkb();
+  const neighbours = (id: string) =>
+    new Set(skb.edges.flatMap((e) => (e.src === id ? [e.dst] : e.dst === id ? [e.src] : [])));
+
+  it('makes relational queries whose every answer is next to the named node, and text-only ones', async () => {
+    const { hybrid, text } = await synthesizeQueries(context, {
+      hybrid: 5,
+      text: 3,
+      seed: 3,
+      maxCandidates: 50,
+    });
+    expect(hybrid.length).toBeGreaterThan(0);
+    expect(text.length).toBeGreaterThan(0);
+    for (const query of hybrid) {
+      const anchor = (query.meta?.anchors as string[])[0]!;
+      const node = query.meta?.node as string;
+      expect(query.answers).toContain(node);
+      for (const answer of query.answers) expect(neighbours(anchor).has(answer)).toBe(true);
+      // The named node is in the question; the answer's own name is not.
+      const anchorName = skb.nodes.find((n) => n.id === anchor)!.name;
+      expect(query.query).toContain(anchorName);
+      expect(query.query).not.toContain(skb.nodes.find((n) => n.id === node)!.name);
+      expect(['train', 'val', 'test']).toContain(query.split);
+    }
+    for (const query of text) expect(query.answers).toHaveLength(1);
+    // Only the schema's target types are answers.
+    const targets = new Set(skb.schema.targetTypes);
+    for (const query of [...hybrid, ...text])
+      for (const answer of query.answers)
+        expect(targets.has(skb.nodes.find((n) => n.id === answer)!.type)).toBe(true);
+  });
+
+  it('is deterministic for a store and seed, and says when the store cannot sample', async () => {
+    const a = await synthesizeQueries(context, { hybrid: 4, text: 2, seed: 9 });
+    const b = await synthesizeQueries(context, { hybrid: 4, text: 2, seed: 9 });
+    expect(a).toEqual(b);
+    const graph = Object.assign(Object.create(Object.getPrototypeOf(context.graph)), context.graph, {
+      doSampleNodes: undefined,
+    });
+    await expect(synthesizeQueries({ ...context, graph }, {})).rejects.toMatchObject({
+      code: 'WEFT_UNSUPPORTED',
+    });
+    expect(typeWord('noun.animal')).toBe('animal');
+    expect(typeWord('egg_group')).toBe('egg group');
+  });
+});
