@@ -9,7 +9,16 @@ export { type Fusion, reciprocalRankFusion, weightedScoreFusion } from './fusion
 export { fitLogistic, type LinearModel, linearScore, sigmoid } from './learn/logistic-regression.ts';
 export { seededRandom } from './learn/seeded-random.ts';
 export { stableHash, stableSample } from './learn/stable-sample.ts';
-export { LlmMeter, meterLanguageModel } from './llm/llm-meter.ts';
+export { LlmMeter, type LlmUsage } from './llm/llm-meter.ts';
+export { meterEmbeddingModel } from './llm/meter-embedding-model.ts';
+export { activeMeters, withMeters } from './llm/meter-scope.ts';
+export {
+  callFailure,
+  type MeteringMiddlewareOptions,
+  meteringMiddleware,
+  meterLanguageModel,
+  purposeOptions,
+} from './llm/metering-middleware.ts';
 export { createRetriever, retrieve, type StackDefinition } from './pipeline/create-retriever.ts';
 export { emptyPlan } from './pipeline/empty-plan.ts';
 export {

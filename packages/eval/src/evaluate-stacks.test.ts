@@ -20,8 +20,10 @@ const query = (id: string, text: string, answers: string[]): SkbQuery => ({
 function tableStack(
   name: string,
   table: Record<string, (string | [string, string])[]>,
-  options: { delayMs?: number; llmCalls?: number } = {},
+  options: { delayMs?: number; llmCalls?: number | ((query: string) => number) } = {},
 ) {
+  const callsFor = (query: string) =>
+    typeof options.llmCalls === 'function' ? options.llmCalls(query) : (options.llmCalls ?? 0);
   const calls: RetrieveOptions[] = [];
   let running = 0;
   let maxRunning = 0;
@@ -54,8 +56,8 @@ function tableStack(
           stages: [],
           rounds: 1,
           feedback: [],
-          llmCalls: options.llmCalls ?? 0,
-          inputTokens: 10 * (options.llmCalls ?? 0),
+          llmCalls: callsFor(request.query),
+          inputTokens: 10 * callsFor(request.query),
           outputTokens: 0,
           durationMs: 1,
         },
@@ -96,6 +98,26 @@ describe('evaluateStacks', () => {
     expect(sa!.metrics.mrr).toBeCloseTo(50, 10);
     expect(sa!.llmCallsPerQuery).toBe(2);
     expect(sa!.tokensPerQuery.input).toBe(20);
+    expect(evaluationSummary(result, { set: 's', split: 'test' }).stacks[0]).toMatchObject({
+      llmCallsPerQuery: 2,
+      llmCallsMedian: 2,
+      llmCallsMax: 2,
+      tokensPerQuery: { input: 20, output: 0 },
+    });
+    // Calls that vary per query: the median and the maximum say what the mean hides.
+    const varying = tableStack(
+      'c',
+      { first: ['g1'], second: ['g2'], third: ['g4'] },
+      {
+        llmCalls: (q) => ({ first: 0, second: 1, third: 5 })[q] ?? 0,
+      },
+    );
+    const spread = await evaluateStacks({ stacks: [varying.retriever], queries });
+    expect(evaluationSummary(spread, { set: 's', split: 'test' }).stacks[0]).toMatchObject({
+      llmCallsPerQuery: 2,
+      llmCallsMedian: 1,
+      llmCallsMax: 5,
+    });
     // b: q1 rank 2, q2 rank 1 (2 of 2), q3 rank 1.
     expect(sb!.metrics.hit1).toBeCloseTo(200 / 3, 10);
     expect(sb!.metrics.recall20).toBeCloseTo(100, 10);
@@ -193,11 +215,15 @@ describe('compareStacks and reports', () => {
       'mrr',
       'latencyMs',
       'llmCallsPerQuery',
+      'llmCallsMedian',
+      'llmCallsMax',
+      'tokensPerQuery',
     ]);
     expect(summary.stacks[0]!.hit1).toBe(33.33);
     expect(summary.stacks[1]!.hit1).toBe(66.67);
     const markdown = evaluationMarkdown(summary);
     expect(markdown).toContain('| bm25 | 33.3 |');
+    expect(markdown).toContain('| 0.00 (0, 0) |');
     expect(markdown).toContain('| other vs bm25 | +33.3*');
 
     const fewer = await evaluateStacks({ stacks: [other.retriever], queries: many.slice(1) });

@@ -40,6 +40,10 @@ export interface TraceSummary {
     round: number;
     durationMs: number;
     llmCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+    /** What the stage reported (fallbacks taken, models missing), in order. */
+    warnings?: readonly string[];
     error?: string;
   }[];
   readonly plan?: { targetTypes: string[]; anchors: string[]; paths: number; confidence: number };
@@ -249,6 +253,9 @@ export function summarizeTrace(trace: RetrievalTrace): TraceSummary {
       round: stage.round,
       durationMs: Math.round(stage.durationMs * 100) / 100,
       llmCalls: stage.llmCalls,
+      inputTokens: stage.inputTokens,
+      outputTokens: stage.outputTokens,
+      ...(stage.warnings?.length ? { warnings: stage.warnings } : {}),
       ...(stage.error ? { error: `${stage.error.code}: ${stage.error.message}` } : {}),
     })),
     ...(trace.plan

@@ -14,7 +14,14 @@ export interface EvaluationSummary {
     readonly recall20: number;
     readonly mrr: number;
     readonly latencyMs: { readonly p50: number; readonly p95: number };
+    /** Mean LLM calls per query. */
     readonly llmCallsPerQuery: number;
+    /** Median LLM calls per query (cost-adaptive stacks call on some queries only). */
+    readonly llmCallsMedian: number;
+    /** The most LLM calls any one query took (loops such as HybGRAG's critic rounds vary per query). */
+    readonly llmCallsMax: number;
+    /** Mean input and output tokens per query, over the stack's LLM calls. */
+    readonly tokensPerQuery: { readonly input: number; readonly output: number };
   }[];
   /** Paired differences against the baseline (points, 95% bootstrap interval). */
   readonly comparisons: readonly {
@@ -58,6 +65,12 @@ export function evaluationSummary(
       mrr: round(stack.metrics.mrr),
       latencyMs: { p50: round(stack.latencyMs.p50, 1), p95: round(stack.latencyMs.p95, 1) },
       llmCallsPerQuery: round(stack.llmCallsPerQuery, 3),
+      llmCallsMedian: median(stack.records.map((r) => r.llmCalls)),
+      llmCallsMax: Math.max(0, ...stack.records.map((r) => r.llmCalls)),
+      tokensPerQuery: {
+        input: round(stack.tokensPerQuery.input, 1),
+        output: round(stack.tokensPerQuery.output, 1),
+      },
     })),
     comparisons: comparisons.map((comparison) => ({
       baseline: comparison.baseline,
@@ -78,6 +91,13 @@ export function evaluationSummary(
   };
 }
 
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
 
 /** The summary as a Markdown table for people, with the paired comparisons below it. */
@@ -85,11 +105,11 @@ export function evaluationMarkdown(summary: EvaluationSummary): string {
   const lines = [
     `**${summary.set}** (${summary.split}), ${summary.n} queries, rankings of ${summary.listLength}; metrics in %`,
     '',
-    '| stack | Hit@1 | Hit@5 | Recall@20 | MRR | p50 ms | p95 ms | LLM calls/query |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| stack | Hit@1 | Hit@5 | Recall@20 | MRR | p50 ms | p95 ms | LLM calls/query (median, max) | tokens/query (in + out) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...summary.stacks.map(
       (s) =>
-        `| ${s.stack} | ${s.hit1.toFixed(1)} | ${s.hit5.toFixed(1)} | ${s.recall20.toFixed(1)} | ${s.mrr.toFixed(1)} | ${s.latencyMs.p50.toFixed(1)} | ${s.latencyMs.p95.toFixed(1)} | ${s.llmCallsPerQuery.toFixed(2)} |`,
+        `| ${s.stack} | ${s.hit1.toFixed(1)} | ${s.hit5.toFixed(1)} | ${s.recall20.toFixed(1)} | ${s.mrr.toFixed(1)} | ${s.latencyMs.p50.toFixed(1)} | ${s.latencyMs.p95.toFixed(1)} | ${s.llmCallsPerQuery.toFixed(2)} (${s.llmCallsMedian}, ${s.llmCallsMax}) | ${s.tokensPerQuery.input.toFixed(0)} + ${s.tokensPerQuery.output.toFixed(0)} |`,
     ),
   ];
   if (summary.comparisons.length > 0) {

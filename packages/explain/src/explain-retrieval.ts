@@ -118,7 +118,9 @@ export function renderPlan(plan: Plan, labels: NodeLabels): string[] {
     for (const triplet of plan.triplets)
       lines.push(`    ${term(triplet.subject)} —${triplet.edgeType}→ ${term(triplet.object)}`);
   }
-  if (plan.raw) lines.push(`  raw: ${plan.raw.replace(/\s+/g, ' ').slice(0, 300)}`);
+  if (plan.cypher) lines.push(`  cypher: ${plan.cypher.replace(/\s+/g, ' ').slice(0, 300)}`);
+  if (plan.raw && plan.raw.trim() !== plan.cypher)
+    lines.push(`  raw: ${plan.raw.replace(/\s+/g, ' ').slice(0, 300)}`);
   return lines;
 }
 
@@ -153,6 +155,32 @@ export function renderReached(candidate: Candidate, labels: NodeLabels, max = 3)
   return lines;
 }
 
+/**
+ * Every model call of the retrieval, one line each in stage order: the stage, what the call was
+ * for, how it ended, its tokens, time and model — `planner llm-paths: plan paths → ok (412 + 96
+ * tokens, 803.2 ms, openai.chat:gpt-4o-mini)`. Embedding calls are counted on one line per stage.
+ */
+export function renderModelCalls(result: RetrievalResult): string[] {
+  const lines: string[] = [];
+  for (const stage of result.trace.stages) {
+    const calls = stage.modelCalls ?? [];
+    const round = result.trace.rounds > 1 ? ` (round ${stage.round})` : '';
+    for (const call of calls.filter((c) => c.kind === 'language')) {
+      const tokens =
+        call.outcome === 'budget-exceeded' ? '' : `${call.inputTokens} + ${call.outputTokens} tokens, `;
+      lines.push(
+        `${stage.kind} ${stage.name}${round}: ${call.purpose ?? 'call'} → ${call.outcome}${call.message ? `: ${call.message}` : ''} (${tokens}${fixed(call.durationMs, 1)} ms, ${call.model})`,
+      );
+    }
+    const embeddings = calls.filter((c) => c.kind === 'embedding');
+    if (embeddings.length > 0)
+      lines.push(
+        `${stage.kind} ${stage.name}${round}: ${embeddings.length} embedding call${embeddings.length === 1 ? '' : 's'} (${embeddings.map((c) => c.outcome).join(', ')}, ${embeddings[0]!.model})`,
+      );
+  }
+  return lines;
+}
+
 /** Every warning the stages reported, as `kind name: message`, in stage order. */
 export function traceWarnings(result: RetrievalResult): string[] {
   return result.trace.stages.flatMap((s) => (s.warnings ?? []).map((w) => `${s.kind} ${s.name}: ${w}`));
@@ -169,12 +197,15 @@ export function renderExplanation(
   if (trace.plan) lines.push(...renderPlan(trace.plan, labels));
   else lines.push('Plan: none (no planner; the whole query searched the target types)');
   lines.push(
-    `Stages (${trace.rounds} round${trace.rounds === 1 ? '' : 's'}, ${fixed(trace.durationMs, 1)} ms, ${trace.llmCalls} LLM calls):`,
+    `Stages (${trace.rounds} round${trace.rounds === 1 ? '' : 's'}, ${fixed(trace.durationMs, 1)} ms, ${trace.llmCalls} LLM calls${trace.llmCalls ? ` (${trace.inputTokens} + ${trace.outputTokens} tokens)` : ''}):`,
     ...trace.stages.map(
       (s) =>
-        `  ${s.kind} ${s.name}${trace.rounds > 1 ? ` (round ${s.round})` : ''}: ${fixed(s.durationMs, 1)} ms${s.llmCalls ? `, ${s.llmCalls} LLM calls` : ''}${s.error ? `, FAILED ${s.error.code}: ${s.error.message}` : ''}`,
+        `  ${s.kind} ${s.name}${trace.rounds > 1 ? ` (round ${s.round})` : ''}: ${fixed(s.durationMs, 1)} ms${s.llmCalls ? `, ${s.llmCalls} LLM call${s.llmCalls === 1 ? '' : 's'} (${s.inputTokens} + ${s.outputTokens} tokens)` : ''}${s.error ? `, FAILED ${s.error.code}: ${s.error.message}` : ''}`,
     ),
   );
+  const calls = renderModelCalls(result);
+  if (calls.some((line) => !/embedding call/.test(line)))
+    lines.push('LLM calls:', ...calls.map((line) => `  ${line}`));
   const warnings = traceWarnings(result);
   if (warnings.length > 0) lines.push('Warnings:', ...warnings.map((w) => `  ${w}`));
   const route = result.ranking[0]?.scores.routeStructure;

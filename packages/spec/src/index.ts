@@ -58,4 +58,10 @@ export type {
 export type { ExpanderV1, Expansion, ExpandOptions, ExpansionTriple } from './expander/expander-v1.ts';
 export type { ArtifactStore, RetrievalContext } from './retrieval-context.ts';
 export type { RetrievalResult, RetrieveOptions, RetrieverV1 } from './retriever/retriever-v1.ts';
-export type { RetrievalTrace, StageKind, StageTrace } from './retriever/retrieval-trace.ts';
+export type {
+  ModelCallOutcome,
+  ModelCallTrace,
+  RetrievalTrace,
+  StageKind,
+  StageTrace,
+} from './retriever/retrieval-trace.ts';

@@ -1,5 +1,8 @@
 import { baselineStacks } from './baseline-stacks.ts';
 import { defaultStack } from './default-stack.ts';
+import { hybgragKarStacks } from './hybgrag-kar-stacks.ts';
+import { llmStacks } from './llm-stacks.ts';
+import { mixragStacks } from './mixrag-stacks.ts';
 import { offlineStacks } from './offline-stacks.ts';
 import { StackRegistry, type StackCreateOptions, type StackStore } from './stack-registry.ts';
 import type { RetrieverV1 } from '@weft/spec';
@@ -7,7 +10,14 @@ import type { StackEntry } from './stack-registry.ts';
 
 /** Weft's own stacks, in listing order: the baselines first, then the hybrid stacks. */
 export function builtinStacks(): readonly StackEntry[] {
-  return [...baselineStacks, defaultStack, ...offlineStacks];
+  return [
+    ...baselineStacks,
+    defaultStack,
+    ...offlineStacks,
+    ...hybgragKarStacks,
+    ...llmStacks,
+    ...mixragStacks,
+  ];
 }
 
 /** A registry holding `entries` (default: the built-in stacks); extend it with `register`. */

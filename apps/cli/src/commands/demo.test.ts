@@ -54,6 +54,44 @@ describe('weft demo', () => {
     expect(summary.evaluation.stacks[0].stack).toBe('bm25');
   });
 
+  it('with a model (here a cassette to replay) also evaluates the LLM stacks, which fall back and report their calls', async () => {
+    const db = path.join(workspace.root, 'demo-store');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(db, { recursive: true });
+    await writeFile(path.join(db, 'store.json'), '{}');
+    const cassette = path.join(workspace.root, 'empty.jsonl');
+    await writeFile(cassette, '');
+    const c = captureIo();
+    const command = createDemoCommand({ openStore: toyOpener().open, registry: createStackRegistry() });
+    expect(
+      await runCli(
+        [
+          'demo',
+          '--db',
+          db,
+          '--bundle',
+          workspace.bundle,
+          '--set',
+          'toy',
+          '--replay',
+          cassette,
+          '--llm-when',
+          'always',
+          '--json',
+        ],
+        c.io,
+        [command],
+      ),
+    ).toBe(0);
+    const { evaluation } = JSON.parse(c.out());
+    const stacks = Object.fromEntries(evaluation.stacks.map((s: { stack: string }) => [s.stack, s]));
+    expect(Object.keys(stacks)).toEqual(['bm25', 'default', 'mor', 'focused']);
+    // Every call missed the empty cassette: made (and counted), answered by the offline stages.
+    expect(stacks.mor.llmCallsPerQuery).toBe(1);
+    expect(stacks.focused.llmCallsPerQuery).toBe(2);
+    expect(stacks.focused.tokensPerQuery).toEqual({ input: 0, output: 0 });
+  });
+
   it('exits 2 without a bundle, and finds the repository root', async () => {
     const c = captureIo();
     expect(

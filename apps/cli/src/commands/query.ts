@@ -2,20 +2,37 @@ import path from 'node:path';
 import { retrieve } from '@weft/core';
 import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
-import { fetchLabels, mentionedIds, noResultReason, renderExplanation } from '@weft/explain';
+import {
+  fetchLabels,
+  mentionedIds,
+  noResultReason,
+  queryResultJson,
+  renderExplanation,
+  traceWarnings,
+} from '@weft/explain';
+import {
+  hasModel,
+  modelOptionDetails,
+  modelOptions,
+  parseModelOptions,
+  stackCreateOptions,
+} from '../model-options.ts';
 
 export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
   return {
     name: 'query',
     summary: 'Rank the nodes of a store for a question, optionally explaining the plan and the paths',
-    usage: 'weft query "<text>" --db <dir> [--stack S] [--limit 20] [--explain] [--json]',
+    usage:
+      'weft query "<text>" --db <dir> [--stack S] [--limit 20] [--explain] [--model SPEC] [--llm-when W] [--json]',
     details: [
       '--db <dir>        store directory built by weft ingest (required)',
       `--stack S         retrieval stack (default: ${deps.registry.defaultName}); see the list below`,
       '--limit N         how many results (default 20)',
       '--explain         print the plan, the anchors and the paths that reached each result',
       '--embedder SPEC   embed queries with this embedder (must match the store)',
-      '--json            one JSON object: results, and the plan and trajectories with --explain',
+      ...modelOptionDetails,
+      '--json            one JSON object: results, LLM calls and tokens, warnings; the plan and',
+      '                  trajectories with --explain',
       '',
       'Stacks:',
       ...deps.registry.list().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
@@ -24,6 +41,8 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
       'weft query "a large wild cat of Africa and Asia" --db .weft/wordnet',
       'weft query "Which kind of dog is bred for herding?" --db .weft/wordnet --stack bm25 --limit 5 --explain',
       'weft query "musical instrument with strings" --db .weft/wordnet --json',
+      'weft query "kinds of dog bred for herding" --db .weft/wordnet --stack mor --model openai:gpt-4o-mini --explain',
+      'weft query "kinds of dog bred for herding" --db .weft/wordnet --stack focused --model openai-compatible:http://127.0.0.1:8080/v1:llama-3.1-8b --json',
     ],
     options: {
       db: { type: 'string' },
@@ -31,6 +50,7 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
       limit: { type: 'string' },
       explain: { type: 'boolean' },
       embedder: { type: 'string' },
+      ...modelOptions,
     },
     async run(args, io) {
       if (args.positionals.length !== 1) throw new UsageError('expected exactly one query text (quote it)');
@@ -40,38 +60,27 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
       const limit = integerOption(args, 'limit', 20);
       const stackName = stringOption(args, 'stack') ?? deps.registry.defaultName;
       const explain = args.values.explain === true;
-      const json = args.values.json === true;
       const embedder = stringOption(args, 'embedder');
+      const model = parseModelOptions(args, { cwd: io.cwd });
+      const createOptions = await stackCreateOptions(model);
 
       const store = await deps.openStore(db, embedder ? { queryEmbedder: embedder } : {});
       try {
-        const retriever = await deps.registry.create(stackName, store);
+        const retriever = await deps.registry.create(stackName, store, createOptions);
         const result = await retrieve(retriever, { query: text, limit });
         const labels = await fetchLabels(
           store.graph,
           explain ? mentionedIds(result) : result.ranking.map((c) => c.id),
         );
-        const results = result.ranking.map((candidate, i) => ({
-          rank: i + 1,
-          id: candidate.id,
-          type: candidate.type ?? labels.get(candidate.id)?.type ?? null,
-          name: labels.get(candidate.id)?.name ?? null,
-          score: candidate.score,
-        }));
-        if (json) {
-          const explanation = explain
-            ? {
-                plan: result.trace.plan ?? null,
-                trace: { ...result.trace, plan: undefined },
-                trajectories: Object.fromEntries(result.ranking.map((c) => [c.id, c.trajectories])),
-                labels: Object.fromEntries(labels),
-              }
-            : undefined;
-          io.stdout.write(
-            `${JSON.stringify({ query: text, stack: retriever.name, results, ...(explanation ? { explanation } : {}) })}\n`,
-          );
+        const json = queryResultJson(result, labels, { query: text, stack: retriever.name, explain });
+        const { results } = json;
+        if (args.values.json === true) {
+          io.stdout.write(`${JSON.stringify(json)}\n`);
           return 0;
         }
+        // With a model, what the LLM stages fell back on belongs with the answer (stderr: for people).
+        if (hasModel(model) && !explain)
+          for (const warning of traceWarnings(result)) io.stderr.write(`note: ${warning}\n`);
         if (explain) {
           io.stdout.write(`Query: ${text}\nStack: ${retriever.name}\n${renderExplanation(result, labels)}\n`);
           return 0;

@@ -1,18 +1,41 @@
-import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
+import type { LanguageModelV4Usage } from '@ai-sdk/provider';
+import type { ModelCallTrace } from '@weft/spec';
 import { WeftError } from '../errors/weft-error.ts';
 
-/** Counts LLM calls and tokens of one retrieval and enforces the stack's call budget. */
+/** What a meter has counted so far. */
+export interface LlmUsage {
+  /** Language-model calls made (a call refused by the budget is not one). */
+  readonly calls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Embedding-model calls: counted, never charged to the budget (offline stacks embed queries too). */
+  readonly embeddingCalls: number;
+  readonly embeddingTokens: number;
+  /** Time spent waiting on model calls, in milliseconds (calls of concurrent stages add up). */
+  readonly durationMs: number;
+}
+
+/**
+ * Counts model calls, tokens and latency of one retrieval (or one stage of it) and enforces the
+ * stack's LLM-call budget. The metering middleware (`meteringMiddleware`) feeds it; the pipeline keeps
+ * one per query and one per stage run and copies them into the trace.
+ */
 export class LlmMeter {
   readonly budget: number;
   calls = 0;
   inputTokens = 0;
   outputTokens = 0;
+  embeddingCalls = 0;
+  embeddingTokens = 0;
+  durationMs = 0;
+  /** Every call in order, with its purpose and outcome (what `StageTrace.modelCalls` shows). */
+  readonly log: ModelCallTrace[] = [];
 
   constructor(budget: number = Number.POSITIVE_INFINITY) {
     this.budget = budget;
   }
 
-  /** Called before each LLM call; throws once the budget is spent. */
+  /** Called before each language-model call; throws `WEFT_LLM_BUDGET_EXCEEDED` once the budget is spent. */
   charge(): void {
     if (this.calls >= this.budget) {
       throw new WeftError({
@@ -29,48 +52,24 @@ export class LlmMeter {
     this.outputTokens += usage?.outputTokens.total ?? 0;
   }
 
-  snapshot(): { calls: number; inputTokens: number; outputTokens: number } {
-    return { calls: this.calls, inputTokens: this.inputTokens, outputTokens: this.outputTokens };
+  /** Adds a finished (or refused) call to the log and its latency to the total. */
+  logCall(call: ModelCallTrace): void {
+    this.log.push(call);
+    this.durationMs += call.durationMs;
+    if (call.kind === 'embedding') {
+      this.embeddingCalls += 1;
+      this.embeddingTokens += call.inputTokens;
+    }
   }
-}
 
-/**
- * A language model that charges every call to `meters` (the stack's and the stage's) before
- * delegating. Stages receive this instead of the configured model, so a new stage is metered and
- * budgeted without doing anything.
- */
-export function meterLanguageModel(model: LanguageModelV4, meters: readonly LlmMeter[]): LanguageModelV4 {
-  const charge = () => {
-    for (const meter of meters) meter.charge();
-  };
-  const record = (usage: LanguageModelV4Usage | undefined) => {
-    for (const meter of meters) meter.record(usage);
-  };
-  return {
-    specificationVersion: 'v4',
-    provider: model.provider,
-    modelId: model.modelId,
-    get supportedUrls() {
-      return model.supportedUrls;
-    },
-    async doGenerate(options) {
-      charge();
-      const result = await model.doGenerate(options);
-      record(result.usage);
-      return result;
-    },
-    async doStream(options) {
-      charge();
-      const result = await model.doStream(options);
-      const counted = result.stream.pipeThrough(
-        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
-          transform(part, controller) {
-            if (part.type === 'finish') record(part.usage);
-            controller.enqueue(part);
-          },
-        }),
-      );
-      return { ...result, stream: counted };
-    },
-  };
+  snapshot(): LlmUsage {
+    return {
+      calls: this.calls,
+      inputTokens: this.inputTokens,
+      outputTokens: this.outputTokens,
+      embeddingCalls: this.embeddingCalls,
+      embeddingTokens: this.embeddingTokens,
+      durationMs: this.durationMs,
+    };
+  }
 }

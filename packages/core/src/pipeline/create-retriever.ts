@@ -16,7 +16,10 @@ import type {
 } from '@weft/spec';
 import { toWeftError, WeftError } from '../errors/weft-error.ts';
 import { type Fusion, reciprocalRankFusion } from '../fusion/fusion.ts';
-import { LlmMeter, meterLanguageModel } from '../llm/llm-meter.ts';
+import { LlmMeter } from '../llm/llm-meter.ts';
+import { meterEmbeddingModel } from '../llm/meter-embedding-model.ts';
+import { withMeters } from '../llm/meter-scope.ts';
+import { meterLanguageModel } from '../llm/metering-middleware.ts';
 import { emptyPlan } from './empty-plan.ts';
 import { summarizeCandidates, summarizePlan } from './summaries.ts';
 
@@ -88,15 +91,18 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
         input: unknown,
         body: (context: RetrievalContext) => Promise<T>,
         summarize: (output: T) => unknown,
+        // A traverser's meter already holds what its doPrepare embedded.
+        stageMeter: LlmMeter = new LlmMeter(),
       ): Promise<T> => {
-        const stageMeter = new LlmMeter();
         const warnings: string[] = [...(pendingWarnings.get(name) ?? [])];
         pendingWarnings.delete(name);
         const base = stack.context;
+        const meters = [queryMeter, stageMeter];
         const context: RetrievalContext = {
           ...base,
-          ...(base.languageModel
-            ? { languageModel: meterLanguageModel(base.languageModel, [queryMeter, stageMeter]) }
+          ...(base.languageModel ? { languageModel: meterLanguageModel(base.languageModel, meters) } : {}),
+          ...(base.embeddingModel
+            ? { embeddingModel: meterEmbeddingModel(base.embeddingModel, meters) }
             : {}),
           ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
           warn: (message) => {
@@ -116,11 +122,13 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
             outputTokens: stageMeter.outputTokens,
             input,
             ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
+            ...(stageMeter.log.length > 0 ? { modelCalls: [...stageMeter.log] } : {}),
             ...extra,
           });
         try {
           options.abortSignal?.throwIfAborted();
-          const output = await body(context);
+          // Models a stage brings itself, wrapped with meteringMiddleware(), charge these meters too.
+          const output = await withMeters(meters, () => body(context));
           record({ output: summarize(output) });
           return output;
         } catch (error) {
@@ -165,15 +173,21 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
       }
 
       // Query-only work of the traversers (global searches) overlaps with planning; each handle goes
-      // back to its traverser, so nothing of one retrieval is kept on a shared instance.
-      const prepared = stack.traversers.map((traverser) => {
+      // back to its traverser, so nothing of one retrieval is kept on a shared instance. What it
+      // embeds is metered on the traverser's first-round meter.
+      const prepareMeters = stack.traversers.map(() => new LlmMeter());
+      const prepared = stack.traversers.map((traverser, t) => {
         if (!traverser.doPrepare) return undefined;
+        const embeddingModel = stack.context.embeddingModel;
         try {
           return traverser.doPrepare({
             query,
             limit: candidateLimit,
             context: {
               ...stack.context,
+              ...(embeddingModel
+                ? { embeddingModel: meterEmbeddingModel(embeddingModel, [queryMeter, prepareMeters[t]!]) }
+                : {}),
               ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
               warn: (message) => warnBefore(traverser.name, message),
             },
@@ -227,6 +241,7 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
                   ...(round === 0 && prepared[t] !== undefined ? { prepared: prepared[t] } : {}),
                 }),
               summarizeCandidates,
+              round === 0 ? prepareMeters[t] : undefined,
             ),
           ),
         );
@@ -297,6 +312,7 @@ export function createRetriever(stack: StackDefinition): RetrieverV1 {
           llmCalls: usage.calls,
           inputTokens: usage.inputTokens,
           outputTokens: usage.outputTokens,
+          ...(usage.embeddingCalls > 0 ? { embeddingCalls: usage.embeddingCalls } : {}),
           durationMs: performance.now() - started,
         },
       };

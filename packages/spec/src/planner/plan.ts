@@ -79,4 +79,12 @@ export interface Plan {
   readonly confidence: number;
   /** The raw LLM output, when an LLM wrote the plan (e.g. Cypher text or JSON). */
   readonly raw?: string;
+  /**
+   * The Cypher query the plan was read from (FocusedRetriever's planner): one read-only statement,
+   * without a code fence. `variables`, `triplets`, `anchors` and `target` hold what it was parsed
+   * into, mapped onto the schema; traversers ground those, and the text is kept for explanations
+   * and for stores that want to run it (`GraphStoreV1.doCypher`, read-only). Absent when no Cypher
+   * was written or it was rejected (e.g. a writing clause).
+   */
+  readonly cypher?: string;
 }

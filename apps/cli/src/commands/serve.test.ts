@@ -1,0 +1,83 @@
+import type { QueryResultJson } from '@weft/explain';
+import { createStackRegistry } from '@weft/stacks';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.ts';
+import { captureIo } from '../testing/capture-io.ts';
+import { toyOpener } from '../testing/toy-store.ts';
+import { createServeCommand } from './serve.ts';
+
+/** Resolves with the first line `c.out()` holds. */
+async function firstLine(out: () => string): Promise<string> {
+  for (let i = 0; i < 1000; i++) {
+    const line = out().split('\n')[0];
+    if (out().includes('\n') && line) return line;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('the server printed nothing');
+}
+
+describe('weft serve', () => {
+  it('serves the store and the explorer on 127.0.0.1 until SIGTERM, then closes the store', async () => {
+    const opener = toyOpener();
+    const c = captureIo();
+    const command = createServeCommand({ openStore: opener.open, registry: createStackRegistry() });
+    const listeners = process.listenerCount('SIGTERM');
+    const running = runCli(['serve', '--db', 'store', '--port', '0', '--json'], c.io, [command]);
+    const started = JSON.parse(await firstLine(c.out));
+    expect(started).toMatchObject({
+      host: '127.0.0.1',
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
+
+    const query = await fetch(`${started.url}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'Nikkor telephoto', stack: 'bm25', limit: 2 }),
+    });
+    expect(query.status).toBe(200);
+    expect(((await query.json()) as QueryResultJson).results[0]!.id).toBe('p:nikkor');
+    const page = await fetch(`${started.url}/`);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await page.text()).toMatch(/Weft explorer/);
+
+    // The handler `weft serve` installed; emitting the event sends no real signal to the test runner.
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await running).toBe(0);
+    expect(opener.closed()).toBe(1);
+    expect(JSON.parse(c.out().trim().split('\n').at(-1)!)).toMatchObject({
+      stopped: true,
+      requests: { served: 2 },
+    });
+    expect(process.listenerCount('SIGTERM')).toBe(listeners);
+    await expect(fetch(`${started.url}/health`)).rejects.toThrow();
+  });
+
+  it.each([
+    [['serve'], /--db is required/],
+    [['serve', '--db', 'store', '--port', '70000'], /--port must be at most 65535/],
+    [['serve', '--db', 'store', '--port', 'x'], /--port must be an integer ≥ 0/],
+    [['serve', '--db', 'store', 'extra'], /unexpected argument "extra"/],
+  ])('exits 2 on bad usage: %j', async (argv, message) => {
+    const c = captureIo();
+    const code = await runCli(argv, c.io, [
+      createServeCommand({ openStore: toyOpener().open, registry: createStackRegistry() }),
+    ]);
+    expect(code).toBe(2);
+    expect(c.err()).toMatch(message);
+  });
+
+  it('exits 2 when the port is taken', async () => {
+    const opener = toyOpener();
+    const first = captureIo();
+    const command = createServeCommand({ openStore: opener.open, registry: createStackRegistry() });
+    const running = runCli(['serve', '--db', 'store', '--port', '0', '--json'], first.io, [command]);
+    const { port } = JSON.parse(await firstLine(first.out));
+    const second = captureIo();
+    expect(await runCli(['serve', '--db', 'store', '--port', String(port)], second.io, [command])).toBe(2);
+    expect(second.err()).toMatch(new RegExp(`port ${port} on 127.0.0.1 is in use`));
+    // The second store was opened and closed again; the first still serves.
+    expect(opener.closed()).toBe(1);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await running).toBe(0);
+  });
+});

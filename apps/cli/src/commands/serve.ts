@@ -1,0 +1,108 @@
+import path from 'node:path';
+import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
+import { modelOptionDetails, modelOptions, parseModelOptions, stackCreateOptions } from '../model-options.ts';
+import { type CommandDeps, defaultDeps } from './command-deps.ts';
+
+const loopback = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
+  return {
+    name: 'serve',
+    summary:
+      'Serve a store over HTTP (query, stacks, nodes, OpenAPI) with the explorer, a page that draws the paths',
+    usage:
+      'weft serve --db <dir> [--port 8080] [--host 127.0.0.1] [--timeout-ms 30000] [--model SPEC] [--json]',
+    details: [
+      '--db <dir>        store directory built by weft ingest (required); opened once, read-only',
+      '--port P          port to listen on (default 8080; 0 picks a free one)',
+      '--host H          interface (default 127.0.0.1: this machine only). The API has no',
+      '                  authentication: expose it (0.0.0.0) only on a network you trust',
+      '--timeout-ms N    abort a retrieval after N ms and answer 504 (default 30000)',
+      '--embedder SPEC   embed queries with this embedder (must match the store)',
+      ...modelOptionDetails,
+      '--json            one JSON line when listening ({url, …}) and one when stopped',
+      '',
+      'Open the printed address in a browser for the explorer; GET /openapi.json describes the API:',
+      '  POST /query {query, stack?, limit?, explain?, documents?}  the JSON of weft query --json',
+      '  GET /stacks, GET /nodes/{id}, GET /health; POST /ask answers 501 (no answers feature yet)',
+      'SIGTERM or Ctrl-C stops it gracefully: requests in flight finish, then the store is closed.',
+    ],
+    examples: [
+      'weft serve --db .weft/wordnet',
+      'weft serve --db .weft/wordnet --port 0 --json',
+      `curl -s localhost:8080/query -H 'content-type: application/json' -d '{"query": "a part of the eye", "limit": 5}'`,
+    ],
+    options: {
+      db: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      embedder: { type: 'string' },
+      ...modelOptions,
+    },
+    async run(args, io) {
+      if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+      const db = path.resolve(io.cwd, requiredOption(args, 'db'));
+      const port = integerOption(args, 'port', 8080, 0);
+      if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+      const host = stringOption(args, 'host') ?? '127.0.0.1';
+      const timeoutMs = integerOption(args, 'timeout-ms', 30_000);
+      const embedder = stringOption(args, 'embedder');
+      const json = args.values.json === true;
+      const createOptions = await stackCreateOptions(parseModelOptions(args, { cwd: io.cwd }));
+      // Loaded here, not at the top, so that `weft --help` does not load the server and the engines.
+      const [{ serveStore, shutdownOnSignals }, { explorerAssets }] = await Promise.all([
+        import('@weft/server'),
+        import('@weft/explorer'),
+      ]);
+
+      let handle: Awaited<ReturnType<typeof serveStore>>;
+      try {
+        handle = await serveStore({
+          db,
+          host,
+          port,
+          openStore: deps.openStore,
+          ...(embedder ? { open: { queryEmbedder: embedder } } : {}),
+          registry: deps.registry,
+          createOptions,
+          limits: { timeoutMs },
+          assets: explorerAssets(),
+        });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE')
+          throw new UsageError(`port ${port} on ${host} is in use; choose another with --port`);
+        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+          throw new UsageError(`cannot listen on --host ${host}`);
+        throw error;
+      }
+      const removeHandlers = shutdownOnSignals(handle, (signal) => {
+        if (!json) io.stderr.write(`weft serve: ${signal}: finishing requests in flight, then stopping\n`);
+      });
+      if (json)
+        io.stdout.write(`${JSON.stringify({ url: handle.url, host: handle.host, port: handle.port, db })}\n`);
+      else {
+        io.stdout.write(`${handle.url}/\n`);
+        io.stderr.write(
+          `weft serve: ${db} at ${handle.url}/ (the explorer; the API is described at /openapi.json). Ctrl-C stops.\n`,
+        );
+      }
+      if (!loopback.has(host))
+        io.stderr.write(
+          `weft serve: listening on ${host}: anyone who can reach it can query the store (no authentication)\n`,
+        );
+      try {
+        await handle.closed;
+      } finally {
+        removeHandlers();
+      }
+      const requests = handle.tracker.snapshot();
+      if (json) io.stdout.write(`${JSON.stringify({ stopped: true, requests })}\n`);
+      else io.stderr.write(`weft serve: stopped after ${requests.served} answered requests\n`);
+      return 0;
+    },
+  };
+}
+
+export const serveCommand = createServeCommand();

@@ -1,0 +1,134 @@
+import cytoscape from 'cytoscape';
+import { h } from './dom.ts';
+import type { Picture } from './path-graph.ts';
+
+/** One colour per way a hop was reached, shared by the graph and its legend. */
+export const viaColours: Readonly<Record<string, string>> = {
+  anchor: '#d9480f',
+  structure: '#1971c2',
+  text: '#2b8a3e',
+  vector: '#862e9c',
+};
+
+const columnWidth = 230;
+const rowHeight = 96;
+const bandWidth = 170;
+
+export interface DrawnPicture {
+  /** Emphasises the hops of the trajectories of one plan path (undefined: none). */
+  highlightPath(path: number | undefined): void;
+  destroy(): void;
+}
+
+/**
+ * Draws a picture with Cytoscape.js: nodes at fixed columns (hops from a start, the result last),
+ * coloured by how they were reached; edges in the order they were walked, labelled with the edge
+ * type, its stored direction and how the hop was reached. A tap on a node calls `onNode`.
+ */
+export function drawPicture(
+  container: HTMLElement,
+  picture: Picture,
+  onNode: (id: string) => void,
+): DrawnPicture {
+  const cy = cytoscape({
+    container,
+    elements: [
+      ...picture.nodes.map((n) => ({
+        group: 'nodes' as const,
+        data: {
+          id: n.id,
+          label: n.role === 'anchor' && n.mention ? `${n.label}\n“${n.mention}”` : `${n.label}\n(${n.type})`,
+          colour: viaColours[n.via] ?? '#495057',
+        },
+        classes: n.role,
+        // Anchors that no path used sit in a band below (a fractional row), closer together.
+        position: { x: n.column * (Number.isInteger(n.row) ? columnWidth : bandWidth), y: n.row * rowHeight },
+      })),
+      ...picture.edges.map((e) => ({
+        group: 'edges' as const,
+        data: {
+          id: e.id,
+          source: e.source,
+          target: e.target,
+          label: e.label,
+          colour: viaColours[e.via] ?? '#495057',
+          width: Math.min(6, 1.5 + e.weight),
+          paths: e.paths.join(' '),
+        },
+      })),
+    ],
+    layout: { name: 'preset', padding: 40 },
+    style: [
+      {
+        selector: 'node',
+        style: {
+          label: 'data(label)',
+          'text-wrap': 'wrap',
+          'text-max-width': '170px',
+          'text-valign': 'bottom',
+          'text-margin-y': 6,
+          'font-size': 12,
+          color: '#212529',
+          'background-color': 'data(colour)',
+          width: 26,
+          height: 26,
+        },
+      },
+      { selector: 'node.anchor', style: { shape: 'diamond', width: 32, height: 32 } },
+      {
+        selector: 'node.result',
+        style: { 'border-width': 4, 'border-color': '#212529', width: 38, height: 38, 'font-weight': 'bold' },
+      },
+      {
+        selector: 'edge',
+        style: {
+          label: 'data(label)',
+          'font-size': 10,
+          color: '#343a40',
+          'text-background-color': '#ffffff',
+          'text-background-opacity': 0.85,
+          'text-background-padding': '2px',
+          'text-rotation': 'autorotate',
+          'curve-style': 'bezier',
+          'target-arrow-shape': 'triangle',
+          'line-color': 'data(colour)',
+          'target-arrow-color': 'data(colour)',
+          width: 'data(width)',
+        },
+      },
+      { selector: '.faded', style: { opacity: 0.18 } },
+    ],
+  });
+  cy.on('tap', 'node', (event) => onNode(event.target.id()));
+  cy.fit(undefined, 40);
+  if (cy.zoom() > 1.4) {
+    cy.zoom(1.4);
+    cy.center();
+  }
+  return {
+    highlightPath(path) {
+      cy.elements().removeClass('faded');
+      if (path === undefined) return;
+      const taken = cy.edges().filter((edge) => String(edge.data('paths')).split(' ').includes(String(path)));
+      cy.elements().not(taken.union(taken.connectedNodes())).addClass('faded');
+    },
+    destroy: () => cy.destroy(),
+  };
+}
+
+/** The picture's nodes as a list beside the canvas: readable without the drawing, and clickable. */
+export function pictureLegend(picture: Picture, onNode: (id: string) => void): HTMLElement {
+  return h(
+    'ul',
+    { class: 'picture-nodes' },
+    picture.nodes.map((n) =>
+      h(
+        'li',
+        { 'data-node': n.id },
+        h('span', { class: 'swatch', style: `background:${viaColours[n.via] ?? '#495057'}` }),
+        h('button', { type: 'button', class: 'link', onclick: () => onNode(n.id) }, n.label),
+        ` ${n.type} · ${n.role === 'result' ? 'result' : n.role === 'anchor' ? `anchor “${n.mention ?? ''}”` : `reached by ${n.via}`}`,
+      ),
+    ),
+  );
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { explorerAssets } from './explorer-assets.ts';
+
+describe('explorerAssets', () => {
+  const assets = explorerAssets();
+  const text = async (path: string) => {
+    const asset = await assets(path);
+    return asset && { type: asset.contentType, body: String(asset.body) };
+  };
+
+  it('serves the page, its stylesheet and Cytoscape.js', async () => {
+    expect(await text('/')).toMatchObject({
+      type: 'text/html; charset=utf-8',
+      body: expect.stringContaining('/app/main.ts'),
+    });
+    expect((await text('/explorer.css'))?.type).toBe('text/css; charset=utf-8');
+    const cytoscape = await text('/vendor/cytoscape.mjs');
+    expect(cytoscape?.type).toBe('text/javascript; charset=utf-8');
+    expect(cytoscape?.body).toMatch(/export\s*\{/);
+  });
+
+  it('serves the page modules as JavaScript, types stripped and .ts imports kept', async () => {
+    const module = await text('/app/path-graph.ts');
+    expect(module?.type).toBe('text/javascript; charset=utf-8');
+    expect(module?.body).toContain('export function buildPicture(');
+    expect(module?.body).not.toMatch(/export interface|: Picture\b/);
+    expect((await text('/app/main.ts'))?.body).toMatch(/from '\.\/api-client\.ts'/);
+  });
+
+  it('serves nothing outside its folders, and no tests', async () => {
+    for (const path of [
+      '/package.json',
+      '/app/../explorer-assets.ts',
+      '/app/path-graph.test.ts',
+      '/app/missing.ts',
+      '/../package.json',
+      '/app/sub/x.ts',
+      '/index.htm',
+    ])
+      expect(await assets(path), path).toBeUndefined();
+  });
+});

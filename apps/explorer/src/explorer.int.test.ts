@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type ServerHandle, startServer } from '@weft/server';
+import { toyStoreDirectory } from '@weft/server/testing';
+import { createStackRegistry } from '@weft/stacks';
+import { type OpenedStore, openStore } from '@weft/store';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { explorerAssets } from './explorer-assets.ts';
+
+/**
+ * The explorer in headless Chromium (Debian's `chromium` package, driven by playwright-core; no
+ * browser is downloaded) against `weft serve` on a real toy store: query two stacks, open the picture
+ * of a result reached through the graph, check that the graph is drawn, browse eval records.
+ * Set WEFT_EXPLORER_SCREENSHOT=<file.png> to keep the screenshot.
+ */
+const chromiumPath = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
+const haveChromium = existsSync(chromiumPath);
+if (!haveChromium)
+  console.warn(
+    `explorer browser test skipped: no Chromium at ${chromiumPath} (apt-get install -y chromium, or set WEFT_CHROMIUM)`,
+  );
+
+describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
+  let directory: Awaited<ReturnType<typeof toyStoreDirectory>>;
+  let store: OpenedStore;
+  let server: ServerHandle;
+  let browser: Browser;
+  let shots: string;
+
+  beforeAll(async () => {
+    directory = await toyStoreDirectory();
+    store = await openStore(directory.db);
+    server = await startServer({ store, registry: createStackRegistry(), port: 0, assets: explorerAssets() });
+    shots = await mkdtemp(join(tmpdir(), 'weft-explorer-'));
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.shutdown();
+    await store?.close();
+    await directory?.cleanup();
+    if (shots) await rm(shots, { recursive: true, force: true });
+  });
+
+  it('runs a query on two stacks, draws how a result was reached, and shows a node', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.textContent('#store')).toMatch(/toy-cameras · 15 nodes/);
+
+    await page.fill('#query', 'Nikon zoom lens');
+    await page.check('input[value="bm25"]');
+    await page.check('input[value="mor-offline"]');
+    await page.uncheck('input[value="default"]');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('.column[data-stack="mor-offline"] .result');
+    expect(await page.locator('.column').count()).toBe(2);
+    expect(await page.textContent('.column[data-stack="bm25"]')).toMatch(/Telephoto zoom lens/);
+
+    // Open the picture of mor-offline's top result: reached from the anchor "Nikon" over made_by.
+    await page.click('.column[data-stack="mor-offline"] .result >> nth=0');
+    await page.waitForSelector('#picture[data-drawn^="mor-offline:"]');
+    await page.waitForSelector('#graph canvas');
+    await page.waitForTimeout(300);
+    const legend = await page.locator('.picture-nodes').textContent();
+    expect(legend).toMatch(/Nikon\s+brand · anchor “Nikon”/);
+    expect(legend).toMatch(/AF-S Nikkor 200-500mm\s+product · result/);
+    expect(await page.textContent('.plan-paths')).toMatch(/“Nikon” = Nikon ←made_by product/);
+    // The graph is drawn: Cytoscape's canvases hold painted pixels.
+    const painted = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLCanvasElement>('#graph canvas')].reduce((sum, canvas) => {
+        const context = canvas.getContext('2d');
+        if (!context || canvas.width === 0 || canvas.height === 0) return sum;
+        const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+        let count = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) count++;
+        return sum + count;
+      }, 0),
+    );
+    expect(painted).toBeGreaterThan(1000);
+
+    const file = process.env.WEFT_EXPLORER_SCREENSHOT ?? join(shots, 'explorer.png');
+    await mkdir(dirname(file), { recursive: true });
+    await page.screenshot({ path: file, fullPage: true });
+    const png = await readFile(file);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.length).toBeGreaterThan(20_000);
+
+    // A node of the picture opens with its document and neighbours.
+    await page.click('.picture-nodes button:text-is("Nikon")');
+    await page.waitForSelector('#node h3:text-is("Nikon")');
+    expect(await page.textContent('#node')).toMatch(/Japanese maker of cameras and optics/);
+    expect(await page.textContent('#node')).toMatch(/←made_by \(3\)/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('browses the wins and losses of two stacks in eval records', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const line = (stack: string, queryId: string, query: string, mrr: number) =>
+      JSON.stringify({
+        stack,
+        queryId,
+        query,
+        split: 'test',
+        ranking: [{ id: 'p:nikkor', score: 1 }],
+        gold: ['p:nikkor'],
+        metrics: { hit1: mrr === 1 ? 1 : 0, hit5: 1, recall20: 1, mrr },
+        timeMs: 1,
+        llmCalls: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+      });
+    const records = [
+      line('bm25', 'q1', 'Nikon zoom lens', 0.5),
+      line('mor-offline', 'q1', 'Nikon zoom lens', 1),
+      line('bm25', 'q2', 'full frame cameras', 1),
+      line('mor-offline', 'q2', 'full frame cameras', 0.25),
+    ].join('\n');
+    await page.setInputFiles('#eval input[type=file]', {
+      name: 'records.jsonl',
+      mimeType: 'application/json',
+      buffer: Buffer.from(records),
+    });
+    await page.waitForSelector('.eval-summary');
+    expect(await page.textContent('.eval-summary')).toMatch(
+      /2 queries: mor-offline wins 1, loses 1, ties 0 against bm25/,
+    );
+    expect(await page.locator('.eval-table tbody tr').count()).toBe(2);
+    // Running a query from the table asks both stacks live.
+    await page.click('.eval-table tr.win button');
+    await page.waitForSelector('.column[data-stack="mor-offline"] .result');
+    expect(await page.inputValue('#query')).toBe('Nikon zoom lens');
+    await page.close();
+  });
+});

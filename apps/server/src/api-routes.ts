@@ -1,0 +1,75 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { ApiSchemas } from './api-schemas.ts';
+
+/** The API's routes as OpenAPI operations: method, path, request schemas and every answer. */
+export function apiRoutes(s: ApiSchemas) {
+  const json = <T>(schema: T, description: string) => ({
+    content: { 'application/json': { schema } },
+    description,
+  });
+  const badInput = json(
+    s.error,
+    'bad input: WEFT_BAD_JSON, WEFT_BAD_INPUT, WEFT_UNKNOWN_STACK, WEFT_QUERY_TOO_LONG, WEFT_LIMIT_OUT_OF_RANGE',
+  );
+  const unavailable = json(s.error, 'WEFT_UNAVAILABLE: the server is shutting down');
+
+  const query = createRoute({
+    method: 'post',
+    path: '/query',
+    summary: 'Rank the nodes of the store for a question (the JSON of weft query --json)',
+    request: { body: { content: { 'application/json': { schema: s.queryRequest } }, required: true } },
+    responses: {
+      200: json(s.queryResponse, 'the ranking; with explain, the plan, the trace and the paths'),
+      400: badInput,
+      413: json(s.error, 'WEFT_BODY_TOO_LARGE'),
+      415: json(s.error, 'WEFT_UNSUPPORTED_MEDIA_TYPE: the body is not declared as JSON'),
+      500: json(s.error, 'WEFT_RUNTIME: the retrieval failed'),
+      503: unavailable,
+      504: json(s.error, 'WEFT_TIMEOUT: the retrieval ran past the per-request timeout and was aborted'),
+    },
+  });
+
+  const stacks = createRoute({
+    method: 'get',
+    path: '/stacks',
+    summary: 'The stacks POST /query may name',
+    responses: { 200: json(s.stacksResponse, 'the stacks, in listing order'), 503: unavailable },
+  });
+
+  const node = createRoute({
+    method: 'get',
+    path: '/nodes/{id}',
+    summary: 'A node, its document, and its neighbours by edge type and direction (capped)',
+    request: { params: s.nodeParams, query: s.nodeQuery },
+    responses: {
+      200: json(s.nodeResponse, 'the node'),
+      400: badInput,
+      404: json(s.error, 'WEFT_NOT_FOUND: no node has this id'),
+      503: unavailable,
+      504: json(s.error, 'WEFT_TIMEOUT'),
+    },
+  });
+
+  const health = createRoute({
+    method: 'get',
+    path: '/health',
+    summary: 'Liveness, the store, request counters and memory',
+    responses: {
+      200: json(s.healthResponse, 'serving'),
+      503: json(s.healthResponse, 'draining: shutting down, finishing in-flight requests'),
+    },
+  });
+
+  const ask = createRoute({
+    method: 'post',
+    path: '/ask',
+    summary: 'Answer a question in words, streamed as server-sent events — not implemented yet',
+    request: { body: { content: { 'application/json': { schema: s.askRequest } } } },
+    responses: {
+      501: json(s.error, 'WEFT_NOT_IMPLEMENTED: Weft has no answers feature yet; use POST /query'),
+      413: json(s.error, 'WEFT_BODY_TOO_LARGE'),
+    },
+  });
+
+  return { query, stacks, node, health, ask };
+}

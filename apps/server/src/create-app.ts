@@ -1,0 +1,327 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { retrieve, WeftError } from '@weft/core';
+import { fetchLabels, mentionedIds, queryResultJson } from '@weft/explain';
+import type { StackCreateOptions, StackRegistry } from '@weft/stacks';
+import type { OpenedStore } from '@weft/store';
+import type { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import { ApiError } from './api-error.ts';
+import { apiRoutes } from './api-routes.ts';
+import { apiSchemas } from './api-schemas.ts';
+import type { AssetSource } from './asset-source.ts';
+import { nodeView } from './node-view.ts';
+import { RequestTracker } from './request-tracker.ts';
+import { defaultLimits, type ServerLimits } from './server-limits.ts';
+import { StackPool } from './stack-pool.ts';
+
+/** What the server needs of an opened store. */
+export type ServedStore = Pick<OpenedStore, 'context' | 'graph' | 'manifest'>;
+
+export interface AppOptions {
+  /** Opened once by the caller and shared by every request; the app never closes it. */
+  readonly store: ServedStore;
+  /** The stacks requests may name (default: the built-in stacks, via `@weft/stacks`). */
+  readonly registry: StackRegistry;
+  /** Handed to every stack when it is built (e.g. a language model for the LLM stacks). */
+  readonly createOptions?: StackCreateOptions;
+  readonly limits?: Partial<ServerLimits>;
+  /** Static files for paths no route takes (the explorer); without it such paths are 404. */
+  readonly assets?: AssetSource;
+  /** Shared with the listener so that a shutdown can drain; a fresh one by default. */
+  readonly tracker?: RequestTracker;
+}
+
+export interface WeftApp {
+  readonly app: OpenAPIHono;
+  readonly tracker: RequestTracker;
+  readonly limits: ServerLimits;
+}
+
+const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+/** Zod issues as a 400: query length and limit range get their own codes, the rest WEFT_BAD_INPUT. */
+function validationError(error: ZodError, limits: ServerLimits): ApiError {
+  const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  const first = error.issues[0];
+  const field = first?.path[0];
+  if (field === 'query' && first?.code === 'too_big')
+    return new ApiError(
+      400,
+      'WEFT_QUERY_TOO_LONG',
+      `the query is longer than ${limits.maxQueryChars} characters`,
+    );
+  if (
+    field === 'limit' &&
+    (first?.code === 'too_big' || first?.code === 'too_small' || first?.code === 'invalid_type')
+  )
+    return new ApiError(
+      400,
+      'WEFT_LIMIT_OUT_OF_RANGE',
+      `limit must be an integer from 1 to ${limits.maxLimit}`,
+      { issues },
+    );
+  const text = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+  return new ApiError(400, 'WEFT_BAD_INPUT', `invalid request: ${text}`, { issues });
+}
+
+/** Any error thrown by a handler as a JSON response. */
+function errorResponse(c: Context, error: unknown): Response {
+  let api: ApiError;
+  if (error instanceof ApiError) api = error;
+  else if (error instanceof HTTPException && error.status === 400)
+    // Hono's JSON validator throws this for a body that does not parse (or is not declared JSON).
+    api = new ApiError(400, 'WEFT_BAD_JSON', `the body is not JSON: ${error.message}`);
+  else if (error instanceof HTTPException && error.status === 413)
+    api = new ApiError(413, 'WEFT_BODY_TOO_LARGE', error.message);
+  else if (WeftError.is(error, 'WEFT_BAD_INPUT') || WeftError.is(error, 'WEFT_EMBEDDER_MISMATCH'))
+    api = new ApiError(400, 'WEFT_BAD_INPUT', error.message);
+  else api = new ApiError(500, 'WEFT_RUNTIME', error instanceof Error ? error.message : String(error));
+  return c.json(api.body(), api.status as ContentfulStatusCode);
+}
+
+/**
+ * Runs one request's work with its own abort signal, which fires on the per-request timeout, when
+ * the client goes away, or when a shutdown stops waiting. The answer goes out when the signal fires
+ * even if a stage does not honour it; the work stays tracked until it settles, so a shutdown never
+ * closes the store under it.
+ */
+async function withDeadline<T>(
+  c: Context,
+  tracker: RequestTracker,
+  timeoutMs: number,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let cause: 'timeout' | 'client' | 'shutdown' | undefined;
+  const stop = (why: 'timeout' | 'client' | 'shutdown') => {
+    cause ??= why;
+    controller.abort(
+      new WeftError({ code: why === 'timeout' ? 'WEFT_TIMEOUT' : 'WEFT_ABORTED', message: why }),
+    );
+  };
+  const timer = setTimeout(() => stop('timeout'), timeoutMs);
+  const onClient = () => stop('client');
+  const onShutdown = () => stop('shutdown');
+  const clientSignal = c.req.raw.signal;
+  if (clientSignal.aborted) onClient();
+  clientSignal.addEventListener('abort', onClient, { once: true });
+  tracker.stopSignal.addEventListener('abort', onShutdown, { once: true });
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(controller.signal.reason);
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([tracker.track(work(controller.signal)), aborted]);
+  } catch (error) {
+    if (cause === 'timeout')
+      throw new ApiError(
+        504,
+        'WEFT_TIMEOUT',
+        `the request ran past the ${timeoutMs} ms limit and was aborted`,
+      );
+    if (cause === 'client') throw new ApiError(499, 'WEFT_ABORTED', 'the client went away');
+    if (cause === 'shutdown') throw new ApiError(503, 'WEFT_UNAVAILABLE', 'the server is shutting down');
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    clientSignal.removeEventListener('abort', onClient);
+    tracker.stopSignal.removeEventListener('abort', onShutdown);
+    if (onAbort) controller.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * The HTTP API over one opened store: `POST /query`, `GET /stacks`, `GET /nodes/{id}`, `GET /health`,
+ * `POST /ask` (501 until Weft has answers), `GET /openapi.json`, and static assets for the rest.
+ */
+export function createApp(options: AppOptions): WeftApp {
+  const limits: ServerLimits = { ...defaultLimits, ...options.limits };
+  const tracker = options.tracker ?? new RequestTracker();
+  const { store, registry } = options;
+  const pool = new StackPool(registry, store, options.createOptions);
+  const schemas = apiSchemas(limits);
+  const routes = apiRoutes(schemas);
+  const started = performance.now();
+
+  const app = new OpenAPIHono({
+    defaultHook: (result, c) => {
+      if (!result.success) return errorResponse(c, validationError(result.error, limits));
+    },
+  });
+  app.onError((error, c) => errorResponse(c, error));
+  app.notFound((c) =>
+    errorResponse(c, new ApiError(404, 'WEFT_NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)),
+  );
+
+  // Draining: refuse new work, and ask keep-alive clients to reconnect elsewhere.
+  app.use('*', async (c, next) => {
+    if (tracker.draining && c.req.path !== '/health') {
+      c.header('Connection', 'close');
+      return errorResponse(c, new ApiError(503, 'WEFT_UNAVAILABLE', 'the server is shutting down'));
+    }
+    await next();
+    if (tracker.draining) c.header('Connection', 'close');
+    if (c.req.path === '/health') return;
+    const status = c.res.status;
+    if (status < 400) tracker.count('served');
+    else if (status === 499 || status === 503) tracker.count('aborted');
+    else if (status === 504) tracker.count('timedOut');
+    else if (status < 500) tracker.count('rejected');
+    else if (status !== 501) tracker.count('failed');
+  });
+  // Refused before the body is read (Content-Length) or as soon as a streamed body passes the limit.
+  const limitBody = bodyLimit({
+    maxSize: limits.maxBodyBytes,
+    onError: (c) =>
+      errorResponse(
+        c,
+        new ApiError(
+          413,
+          'WEFT_BODY_TOO_LARGE',
+          `the request body is larger than ${limits.maxBodyBytes} bytes`,
+        ),
+      ),
+  });
+  // zod-openapi validates a JSON body only when the request says it is JSON; say so rather than guess.
+  const jsonOnly = async (c: Context, next: () => Promise<void>) => {
+    if (c.req.method === 'POST' && !/^application\/(.+\+)?json\b/i.test(c.req.header('content-type') ?? ''))
+      return errorResponse(
+        c,
+        new ApiError(
+          415,
+          'WEFT_UNSUPPORTED_MEDIA_TYPE',
+          'send the body as JSON (Content-Type: application/json)',
+        ),
+      );
+    await next();
+  };
+  app.use('/query', limitBody, jsonOnly);
+  app.use('/ask', limitBody, jsonOnly);
+
+  app.openapi(routes.query, async (c) => {
+    const body = c.req.valid('json');
+    const stackName = body.stack ?? registry.defaultName;
+    if (!pool.has(stackName))
+      throw new ApiError(
+        400,
+        'WEFT_UNKNOWN_STACK',
+        `unknown stack "${stackName}" (stacks: ${registry
+          .list()
+          .map((e) => e.name)
+          .join(', ')})`,
+        { stacks: registry.list().map((e) => e.name) },
+      );
+    const explain = body.explain === true;
+    const json = await withDeadline(c, tracker, limits.timeoutMs, async (abortSignal) => {
+      const retriever = await pool.get(stackName);
+      const result = await retrieve(retriever, { query: body.query, limit: body.limit ?? 20, abortSignal });
+      const labels = await fetchLabels(
+        store.graph,
+        explain ? mentionedIds(result) : result.ranking.map((r) => r.id),
+      );
+      const answer = queryResultJson(result, labels, { query: body.query, stack: retriever.name, explain });
+      if (body.documents !== true) return answer;
+      const nodes = await store.graph.doGetNodes(
+        answer.results.map((r) => r.id),
+        { abortSignal },
+      );
+      return { ...answer, results: answer.results.map((r, i) => ({ ...r, text: nodes[i]?.text ?? '' })) };
+    });
+    // The schema describes the plan and the trace loosely (their types live in @weft/spec).
+    return c.json(json as unknown as z.infer<typeof schemas.queryResponse>, 200);
+  });
+
+  app.openapi(routes.stacks, (c) =>
+    c.json(
+      {
+        default: registry.defaultName,
+        stacks: registry.list().map((entry) => ({ name: entry.name, description: entry.description })),
+      },
+      200,
+    ),
+  );
+
+  app.openapi(routes.node, async (c) => {
+    const { id } = c.req.valid('param');
+    const { limit } = c.req.valid('query');
+    const view = await withDeadline(c, tracker, limits.timeoutMs, (abortSignal) =>
+      nodeView(store.graph, store.manifest.schema, id, limit ?? limits.maxNeighboursPerGroup, abortSignal),
+    );
+    if (!view) throw new ApiError(404, 'WEFT_NOT_FOUND', `no node has the id "${id}"`);
+    return c.json(
+      {
+        node: { ...view.node, aliases: view.node.aliases ? [...view.node.aliases] : undefined },
+        document: view.document,
+        neighbours: view.neighbours.map((g) => ({ ...g, nodes: [...g.nodes] })),
+      },
+      200,
+    );
+  });
+
+  app.openapi(routes.health, (c) => {
+    const memory = process.memoryUsage();
+    const body = {
+      status: tracker.draining ? ('draining' as const) : ('ok' as const),
+      store: {
+        name: store.manifest.schema.name,
+        nodes: store.manifest.counts.nodes,
+        edges: store.manifest.counts.edges,
+      },
+      stacks: registry.list().length,
+      requests: tracker.snapshot(),
+      memory: {
+        rssMiB: mib(memory.rss),
+        // maxRSS is in KiB.
+        peakRssMiB: mib(process.resourceUsage().maxRSS * 1024),
+        heapUsedMiB: mib(memory.heapUsed),
+      },
+      limits: {
+        maxBodyBytes: limits.maxBodyBytes,
+        maxQueryChars: limits.maxQueryChars,
+        maxLimit: limits.maxLimit,
+        timeoutMs: limits.timeoutMs,
+      },
+      uptimeSeconds: Math.round(performance.now() - started) / 1000,
+    };
+    return tracker.draining ? c.json(body, 503) : c.json(body, 200);
+  });
+
+  app.openapi(routes.ask, (c) =>
+    c.json(
+      new ApiError(
+        501,
+        'WEFT_NOT_IMPLEMENTED',
+        'POST /ask will stream an answer in words once Weft has an answers feature; until then use POST /query',
+      ).body(),
+      501,
+    ),
+  );
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Weft',
+      version: '0.1.0',
+      description:
+        'Hybrid structural and textual retrieval over one store: rank nodes with a named stack, see the plan and the paths, browse nodes.',
+    },
+  });
+
+  if (options.assets) {
+    const assets = options.assets;
+    app.get('*', async (c, next) => {
+      const asset = await assets(c.req.path);
+      if (!asset) return next();
+      c.header('Content-Type', asset.contentType);
+      c.header('Cache-Control', 'no-cache');
+      return c.body(typeof asset.body === 'string' ? asset.body : new Uint8Array(asset.body), 200);
+    });
+  }
+
+  return { app, tracker, limits };
+}

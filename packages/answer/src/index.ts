@@ -1,0 +1,15 @@
+export { type Citation, type CitationCheck, checkCitations } from './check-citations.ts';
+export {
+  type Evidence,
+  type EvidenceNode,
+  estimateTokens,
+  type GatherEvidenceOptions,
+  gatherEvidence,
+} from './gather-evidence.ts';
+export {
+  answerPrompt,
+  type GroundedAnswer,
+  type GroundedAnswerStream,
+  type StreamGroundedAnswerOptions,
+  streamGroundedAnswer,
+} from './stream-grounded-answer.ts';

@@ -1,0 +1,15 @@
+export {
+  type CommentorAnswer,
+  commentorInstructions,
+  commentorPrompt,
+  commentorSchema,
+  repairCommentor,
+  repairValidator,
+  type ValidatorAnswer,
+  validatorInstructions,
+  validatorPrompt,
+  validatorSchema,
+} from './critic-prompts.ts';
+export { LlmCritic, type LlmCriticOptions } from './llm-critic.ts';
+export { reasoningPaths } from './reasoning-paths.ts';
+export { type CriticRule, type HybgragVerdict, RuleCritic, type RuleCriticOptions } from './rule-critic.ts';

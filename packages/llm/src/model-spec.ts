@@ -1,0 +1,148 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { WeftError } from '@weft/core';
+
+/** A parsed `--model` value. */
+export type ModelSpec =
+  | { readonly kind: 'openai'; readonly model: string }
+  | { readonly kind: 'anthropic'; readonly model: string }
+  | { readonly kind: 'ollama'; readonly model: string }
+  | { readonly kind: 'openai-compatible'; readonly baseURL: string; readonly model: string };
+
+export const modelSpecSyntax =
+  'openai:<model> | anthropic:<model> | ollama:<model> | openai-compatible:<baseURL>:<model>';
+
+function bad(spec: string, why: string): WeftError {
+  return new WeftError({
+    code: 'WEFT_BAD_INPUT',
+    message: `bad model "${spec}": ${why} (expected ${modelSpecSyntax})`,
+    details: { field: 'model' },
+  });
+}
+
+/**
+ * `http://host:8080/v1:model` → base URL and model. A `:digits` right after the host is always the
+ * port (a regular expression would let `http://host:8080/v1` read as host `host`, model `8080/v1`);
+ * the path runs to the next ':', and the model (which may hold ':') follows it.
+ */
+function splitBaseUrl(rest: string): { baseURL: string; model: string } | undefined {
+  const scheme = /^https?:\/\//.exec(rest);
+  if (!scheme) return undefined;
+  let i = scheme[0].length;
+  const hostEnd = rest.slice(i).search(/[/:\s]/);
+  if (hostEnd <= 0) return undefined;
+  i += hostEnd;
+  const port = /^:\d+(?=[/:]|$)/.exec(rest.slice(i));
+  if (port) i += port[0].length;
+  const colon = rest.indexOf(':', i);
+  if (colon < 0) return undefined;
+  const baseURL = rest.slice(0, colon).replace(/\/$/, '');
+  const model = rest.slice(colon + 1);
+  if (!model.trim() || /\s/.test(baseURL)) return undefined;
+  return { baseURL, model };
+}
+
+/**
+ * Parses `openai:gpt-4o-mini`, `anthropic:claude-haiku-4-5`, `ollama:llama3.1` or
+ * `openai-compatible:http://127.0.0.1:8080/v1:llama-3.1-8b` (the model is what follows the URL's
+ * path, and may itself hold ':'). The same syntax as `--embedder` (`parseEmbedderSpec`).
+ */
+export function parseModelSpec(spec: string): ModelSpec {
+  const value = spec.trim();
+  const colon = value.indexOf(':');
+  const provider = colon < 0 ? value : value.slice(0, colon);
+  const rest = colon < 0 ? '' : value.slice(colon + 1);
+  switch (provider) {
+    case 'openai':
+    case 'anthropic':
+    case 'ollama':
+      if (!rest.trim()) throw bad(spec, `${provider} needs a model name`);
+      return { kind: provider, model: rest.trim() };
+    case 'openai-compatible': {
+      const split = splitBaseUrl(rest);
+      if (!split) throw bad(spec, 'openai-compatible needs <http(s) base URL>:<model>');
+      return { kind: 'openai-compatible', ...split };
+    }
+    default:
+      throw bad(spec, provider ? `unknown model provider "${provider}"` : 'empty');
+  }
+}
+
+export interface CreateLanguageModelOptions {
+  /** Environment for API keys and base URLs; `process.env` by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+async function optionalImport<T>(name: string): Promise<T> {
+  try {
+    return (await import(name)) as T;
+  } catch (error) {
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: `this model needs the optional package ${name}; install it next to weft (e.g. pnpm add ${name})`,
+      cause: error,
+    });
+  }
+}
+
+function requireKey(env: CreateLanguageModelOptions['env'], name: string, spec: string): string {
+  const key = env?.[name];
+  if (!key) {
+    throw new WeftError({
+      code: 'WEFT_BAD_INPUT',
+      message: `model "${spec}" needs the environment variable ${name} (an API key)`,
+      details: { field: 'model', env: name },
+    });
+  }
+  return key;
+}
+
+/**
+ * The AI SDK language model a spec names. Providers are optional packages loaded on demand;
+ * keys and base URLs come from the environment: `OPENAI_API_KEY` (and `OPENAI_BASE_URL`, with
+ * which the key may be absent), `ANTHROPIC_API_KEY` (`ANTHROPIC_BASE_URL`), `OLLAMA_BASE_URL`,
+ * `OPENAI_COMPATIBLE_API_KEY`. A hosted provider without its key is refused here
+ * (`WEFT_BAD_INPUT`) rather than failing on every query. Creating a model opens no connection.
+ */
+export async function createLanguageModel(
+  spec: string | ModelSpec,
+  options: CreateLanguageModelOptions = {},
+): Promise<LanguageModelV4> {
+  const parsed = typeof spec === 'string' ? parseModelSpec(spec) : spec;
+  const text = typeof spec === 'string' ? spec : `${parsed.kind}:${parsed.model}`;
+  const env = options.env ?? process.env;
+  switch (parsed.kind) {
+    case 'openai': {
+      const baseURL = env.OPENAI_BASE_URL;
+      const apiKey = baseURL ? env.OPENAI_API_KEY : requireKey(env, 'OPENAI_API_KEY', text);
+      const { createOpenAI } = await optionalImport<typeof import('@ai-sdk/openai')>('@ai-sdk/openai');
+      return createOpenAI({ ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}) }).chat(
+        parsed.model,
+      );
+    }
+    case 'anthropic': {
+      const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', text);
+      const { createAnthropic } =
+        await optionalImport<typeof import('@ai-sdk/anthropic')>('@ai-sdk/anthropic');
+      return createAnthropic({
+        apiKey,
+        ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
+      }).languageModel(parsed.model);
+    }
+    case 'ollama': {
+      const { createOllama } =
+        await optionalImport<typeof import('ollama-ai-provider-v2')>('ollama-ai-provider-v2');
+      return createOllama(env.OLLAMA_BASE_URL ? { baseURL: env.OLLAMA_BASE_URL } : {}).languageModel(
+        parsed.model,
+      );
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatible } =
+        await optionalImport<typeof import('@ai-sdk/openai-compatible')>('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: parsed.baseURL,
+        ...(env.OPENAI_COMPATIBLE_API_KEY ? { apiKey: env.OPENAI_COMPATIBLE_API_KEY } : {}),
+      }).chatModel(parsed.model);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+export { type GroundedRoute, groundRouterOutput } from './ground-router-output.ts';
+export {
+  HybgragRouter,
+  type HybgragRouterOptions,
+  type RouteDecision,
+  routedPlan,
+} from './hybgrag-router.ts';
+export { LlmHybgragRouter, type LlmHybgragRouterOptions } from './llm-hybgrag-router.ts';
+export { offlineRoute, type OfflineRouteOptions } from './offline-route.ts';
+export { type RefineOptions, refineRoute } from './refine-route.ts';
+export {
+  type ExampleCandidate,
+  fitRouterExamples,
+  loadRouterExamples,
+  type RouterAction,
+  type RouterExample,
+  type RouterRelation,
+  routerAction,
+  routerExamplesArtifact,
+  saveRouterExamples,
+} from './router-examples.ts';
+export {
+  repairRouterOutput,
+  routerInstructions,
+  type RouterOutput,
+  routerOutputSchema,
+  routerPrompt,
+} from './router-prompt.ts';
+export {
+  bestRound,
+  choiceKey,
+  feedbackSeverity,
+  type RoutedPlan,
+  type RouteChoice,
+  type RouteEntity,
+  type RouteRound,
+  type RouteState,
+  roundFault,
+  routeOf,
+} from './route-state.ts';

@@ -1,0 +1,19 @@
+export {
+  type FewShotCandidate,
+  fitLlmPathPlanner,
+  fitUnsureThreshold,
+  pickFewShotExamples,
+  type ThresholdExample,
+} from './fit-llm-path-planner.ts';
+export { type GroundedPathPlan, groundPathPlan } from './ground-path-plan.ts';
+export { LlmPathPlanner, type LlmPathPlannerOptions } from './llm-path-planner.ts';
+export { pathPlanInstructions, pathPlanPrompt } from './path-plan-prompt.ts';
+export {
+  type LlmPathPlannerModel,
+  llmPathPlannerFormat,
+  loadLlmPathPlannerModel,
+  type PathPlanExample,
+  saveLlmPathPlannerModel,
+} from './path-planner-artifact.ts';
+export { repairPathPlan } from './repair-path-plan.ts';
+export { toPathPlanOutput } from './to-path-plan-output.ts';

@@ -1,0 +1,42 @@
+import { type ArtifactLoad, artifactEnvelope, loadArtifact } from '@weft/core';
+import type { PathPlanOutput } from '@weft/llm';
+import type { ArtifactStore } from '@weft/spec';
+
+/** A worked example for the prompt: a train question and the plan that answered it. */
+export interface PathPlanExample {
+  readonly query: string;
+  readonly plan: PathPlanOutput;
+}
+
+/** What `weft train` fits for the planner: when to call the model, and what to show it. */
+export interface LlmPathPlannerModel {
+  /** `unsure` calls the model below this offline confidence. */
+  readonly threshold: number;
+  /** Few-shot examples drawn from train queries whose offline plan found the answer. */
+  readonly examples: readonly PathPlanExample[];
+  /** How the threshold did on val: queries, offline failures, and what share it sends to the model. */
+  readonly val: {
+    readonly queries: number;
+    readonly offlineFailures: number;
+    readonly callRate: number;
+    readonly failuresCaught: number;
+  };
+}
+
+/** Bump the version whenever `LlmPathPlannerModel` changes shape or meaning. */
+export const llmPathPlannerFormat = { kind: 'planner-llm-paths', version: 1 } as const;
+
+export async function saveLlmPathPlannerModel(
+  artifacts: ArtifactStore,
+  name: string,
+  model: LlmPathPlannerModel,
+): Promise<void> {
+  await artifacts.put(name, artifactEnvelope(llmPathPlannerFormat.kind, llmPathPlannerFormat.version, model));
+}
+
+export function loadLlmPathPlannerModel(
+  artifacts: ArtifactStore | undefined,
+  name: string,
+): Promise<ArtifactLoad<LlmPathPlannerModel>> {
+  return loadArtifact<LlmPathPlannerModel>(artifacts, name, llmPathPlannerFormat);
+}

@@ -1,0 +1,213 @@
+import { retrieve } from '@weft/core';
+import { runRetrieverSuite } from '@weft/conformance';
+import { MockLanguageModelV4, textResult, toyContext } from '@weft/core/test';
+import type { ArtifactStore, RetrievalTrace, SkbQuery } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { createStack, createStackRegistry, trainStacks } from './index.ts';
+import type { LlmStackCreateOptions } from './llm-stacks.ts';
+
+const pathPlan = JSON.stringify({
+  targetTypes: ['product'],
+  anchors: [{ mention: 'Nikon', type: 'brand' }],
+  paths: [{ anchor: 'Nikon', hops: [{ edge: 'made_by', direction: 'in', nodeType: 'product' }] }],
+  restriction: 'lenses',
+});
+const cypher =
+  "MATCH (p:product)-[:made_by]->(b:brand {name: 'Nikon'}) WHERE p.text CONTAINS 'lens' RETURN p";
+
+/** A model that answers each stage's request in its format, with token usage. */
+function stageModel() {
+  return new MockLanguageModelV4({
+    doGenerate: async ({ prompt }) => {
+      const text = JSON.stringify(prompt);
+      if (text.includes('read-only Cypher')) return textResult(cypher, { input: 300, output: 30 });
+      if (text.includes('You rank candidates'))
+        return textResult('{"ranking": [2, 1]}', { input: 200, output: 8 });
+      return textResult(pathPlan, { input: 400, output: 60 });
+    },
+  });
+}
+
+const build = (name: string, options: LlmStackCreateOptions = {}, context = toyContext()) =>
+  createStack(name, { context }, options);
+
+const calls = (trace: RetrievalTrace) =>
+  trace.stages.flatMap((s) =>
+    (s.modelCalls ?? [])
+      .filter((c) => c.kind === 'language')
+      .map((c) => `${s.kind}:${c.purpose}:${c.outcome}`),
+  );
+
+describe('the mor and focused stacks', () => {
+  it('are built-in stacks, listed after their offline halves', () => {
+    const names = createStackRegistry()
+      .list()
+      .map((e) => e.name);
+    expect(names.indexOf('mor')).toBeGreaterThan(names.indexOf('mor-offline'));
+    expect(names.indexOf('focused')).toBeGreaterThan(names.indexOf('focused-offline'));
+    expect(names.indexOf('mor-offline')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('without a model run offline, make no call, and say so in the trace', async () => {
+    for (const name of ['mor', 'focused']) {
+      const { ranking, trace } = await retrieve(await build(name, { llmWhen: 'always' }), {
+        query: 'lenses made by Nikon',
+        limit: 5,
+      });
+      expect(ranking.length).toBeGreaterThan(0);
+      expect(trace.llmCalls).toBe(0);
+      const warnings = trace.stages.flatMap((s) => s.warnings ?? []);
+      expect(warnings).toContain('no language model is configured: the offline plan is used');
+      if (name === 'focused')
+        expect(warnings).toContain('no language model is configured: the offline ranking is kept');
+    }
+  });
+
+  it('mor asks the model for paths and meters the call', async () => {
+    const model = stageModel();
+    const { ranking, trace } = await retrieve(
+      await build('mor', { languageModel: model, llmWhen: 'always' }),
+      {
+        query: 'lenses made by Nikon',
+        limit: 5,
+      },
+    );
+    expect(trace).toMatchObject({ llmCalls: 1, inputTokens: 400, outputTokens: 60 });
+    expect(calls(trace)).toEqual(['planner:plan paths:ok']);
+    expect(trace.plan?.raw).toBe(pathPlan);
+    expect(trace.plan?.paths[0]).toMatchObject({ hops: [{ edgeType: 'made_by', direction: 'in' }] });
+    // The model's path reached the Nikon lens from the brand.
+    const nikkor = ranking.find((c) => c.id === 'p:nikkor');
+    expect(nikkor?.trajectories.some((t) => t.path === 0 && t.hops[0]!.node === 'b:nikon')).toBe(true);
+  });
+
+  it('mor under unsure asks only when the offline planner is less sure than the threshold', async () => {
+    const never = stageModel();
+    const { trace } = await retrieve(await build('mor', { languageModel: never, llmWhen: 'never' }), {
+      query: 'lenses made by Nikon',
+    });
+    expect(trace.llmCalls).toBe(0);
+    expect(never.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('focused writes Cypher, grounds it, reranks listwise, and reports both calls', async () => {
+    const model = stageModel();
+    const { ranking, trace } = await retrieve(await build('focused', { languageModel: model }), {
+      query: 'lenses made by Nikon',
+      limit: 5,
+    });
+    expect(trace).toMatchObject({ llmCalls: 2, inputTokens: 500, outputTokens: 38 });
+    expect(calls(trace)).toEqual(['planner:write cypher:ok', 'reranker:rank candidates:ok']);
+    expect(trace.plan?.cypher).toBe(cypher);
+    // Grounded: the Nikon lens first; the listwise answer [2, 1] swaps the first two.
+    expect(ranking.map((c) => c.id)).toContain('p:nikkor');
+    expect(ranking[0]!.scores.offline).toBeDefined();
+  });
+
+  it('focused keeps the offline ranking when the budget is spent by the planner', async () => {
+    const { trace } = await retrieve(await build('focused', { languageModel: stageModel(), llmBudget: 1 }), {
+      query: 'lenses made by Nikon',
+    });
+    expect(trace.llmCalls).toBe(1);
+    const reranker = trace.stages.find((s) => s.kind === 'reranker')!;
+    expect(reranker.warnings).toEqual([
+      expect.stringMatching(
+        /^rank candidates: LLM-call budget of 1 per query exhausted; the offline ranking is kept/,
+      ),
+    ]);
+    expect(reranker.modelCalls).toEqual([expect.objectContaining({ outcome: 'budget-exceeded' })]);
+  });
+
+  it('refuses an llmWhen it does not know', async () => {
+    await expect(build('mor', { llmWhen: 'sometimes' as never })).rejects.toMatchObject({
+      code: 'WEFT_BAD_INPUT',
+    });
+  });
+});
+
+function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown> } {
+  const stored = new Map<string, unknown>();
+  return {
+    stored,
+    async get<T>(name: string) {
+      return stored.get(name) as T | undefined;
+    },
+    async put(name: string, value: unknown) {
+      stored.set(name, value);
+    },
+  };
+}
+
+const toyQueries: SkbQuery[] = [
+  ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
+  ['products by Canon', ['p:eos', 'p:ef']],
+  ['products by Leica', ['p:q2']],
+  ['what works with the Canon EOS 90D', ['p:ef']],
+  ['what works with the Nikon D850', ['p:nikkor']],
+  ['lenses made by Nikon', ['p:nikkor']],
+  ['lenses made by Canon', ['p:ef']],
+  ['telephoto lens for birds', ['p:nikkor']],
+].map(([query, answers], i) => ({
+  id: `q${i}`,
+  query: query as string,
+  answers: answers as string[],
+  split: i % 2 === 1 ? 'val' : 'train',
+}));
+
+describe('training mor', () => {
+  it('fits the offline parts when missing, then the unsure threshold and few-shot examples, read back without a warning', async () => {
+    const artifacts = memoryArtifacts();
+    const store = { context: { ...toyContext(), artifacts } };
+    const result = await trainStacks({
+      registry: createStackRegistry(),
+      store,
+      sets: [
+        {
+          name: 'toy',
+          train: toyQueries.filter((q) => q.split === 'train'),
+          val: toyQueries.filter((q) => q.split === 'val'),
+        },
+      ],
+      artifacts,
+      stacks: ['mor'],
+    });
+    expect([...artifacts.stored.keys()].sort()).toEqual([
+      'mor-offline.reranker-trajectory',
+      'mor.planner-llm-paths',
+      'offline.planner-schema',
+    ]);
+    const report = result.stacks[0]!;
+    expect(report.summary).toMatch(
+      /^mor-offline fitted first .*unsure threshold \d\.\d{3} \(val: .* of 4 queries.*\); \d few-shot examples$/,
+    );
+    const stored = (
+      artifacts.stored.get('mor.planner-llm-paths') as {
+        value: { threshold: number; val: { queries: number } };
+      }
+    ).value;
+    expect(stored.val.queries).toBe(4);
+    expect(stored.threshold).toBe((report.details as { threshold: number }).threshold);
+
+    const model = stageModel();
+    const { trace } = await retrieve(await createStack('mor', store, { languageModel: model }), {
+      query: 'products by Nikon',
+    });
+    expect(trace.stages.flatMap((s) => s.warnings ?? [])).toEqual([]);
+  });
+});
+
+// Every LLM stack is a RetrieverV1 with a model that answers and without one.
+for (const name of ['mor', 'focused']) {
+  runRetrieverSuite({
+    name: `${name} stack (mock model, always asked)`,
+    create: (context) =>
+      createStack(name, { context }, {
+        languageModel: stageModel(),
+        llmWhen: 'always',
+      } as LlmStackCreateOptions),
+  });
+  runRetrieverSuite({
+    name: `${name} stack (no model)`,
+    create: (context) => createStack(name, { context }),
+  });
+}

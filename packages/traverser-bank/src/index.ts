@@ -1,0 +1,1 @@
+export { RetrieverBank, type RetrieverBankOptions } from './retriever-bank.ts';

@@ -1,0 +1,126 @@
+/** The experts a mixture weighs, in the order of every weight vector. */
+export const expertNames = ['entity', 'relation', 'subgraph'] as const;
+export type ExpertName = (typeof expertNames)[number];
+
+/** What the gate sees of a query: cheap signals of which expert it needs (see `gateFeatures`). */
+export const gateFeatureNames = [
+  'anchorConfidence',
+  'anchorCount',
+  'queryWords',
+  'entityGap',
+  'relationStrength',
+  'expertOverlap',
+  'treeTargets',
+  'plannedPaths',
+] as const;
+
+/**
+ * MixRAG's gate: expert k scores `q(x)ᵀ W e_k` for the query's features `q(x)` (standardised, with a
+ * bias) and expert embeddings `e_k`, and the weights are their softmax. With one-hot expert
+ * embeddings, as here, `W e_k` is expert k's column: a per-expert linear score.
+ */
+export interface ExpertGateModel {
+  readonly features: readonly string[];
+  readonly experts: readonly string[];
+  /** Row-major `(features + 1) × experts`: the last row is the bias. */
+  readonly weights: readonly (readonly number[])[];
+  readonly mean: readonly number[];
+  readonly scale: readonly number[];
+  /** The constant c of the reciprocal-rank scores `(c + 1) / (c + rank)` the weights mix (chosen on val). */
+  readonly rankConstant?: number;
+}
+
+/** The artifact kind and format version `trainMixtureGate` writes and `MixtureTraverser` reads. */
+export const expertGateArtifact = { kind: 'traverser-mixrag-gate', version: 1 } as const;
+
+/** A gate that weighs every expert equally whatever the query (what training keeps when fitting does not help). */
+export function uniformGate(rankConstant?: number): ExpertGateModel {
+  const d = gateFeatureNames.length;
+  return {
+    features: [...gateFeatureNames],
+    experts: [...expertNames],
+    weights: Array.from({ length: d + 1 }, () => expertNames.map(() => 0)),
+    mean: new Array<number>(d).fill(0),
+    scale: new Array<number>(d).fill(1),
+    ...(rankConstant !== undefined ? { rankConstant } : {}),
+  };
+}
+
+/** Equal weights: the untrained gate. */
+export function uniformWeights(): number[] {
+  return expertNames.map(() => 1 / expertNames.length);
+}
+
+export function softmax(z: readonly number[]): number[] {
+  const top = Math.max(...z);
+  const e = z.map((v) => Math.exp(v - top));
+  const sum = e.reduce((s, v) => s + v, 0);
+  return e.map((v) => v / sum);
+}
+
+/** The gate's weights over `expertNames` for one query's features. */
+export function gateWeights(model: ExpertGateModel, x: readonly number[]): number[] {
+  const d = model.features.length;
+  const z = model.experts.map((_, k) => {
+    let sum = model.weights[d]![k]!;
+    for (let j = 0; j < d; j++)
+      sum += (((x[j] ?? 0) - model.mean[j]!) / model.scale[j]!) * model.weights[j]![k]!;
+    return sum;
+  });
+  return softmax(z);
+}
+
+export interface GateExample {
+  readonly features: readonly number[];
+  /** Per expert, how well it alone answered the query (e.g. the reciprocal rank of the first answer). */
+  readonly quality: readonly number[];
+  readonly weight?: number;
+}
+
+/**
+ * Fits the gate by softmax regression on soft targets: each query's target is its experts' quality
+ * shares, so the gate learns which expert tends to answer which kind of query. L2 keeps it close to
+ * equal weights where the signals say little. Queries no expert answered teach nothing and are skipped.
+ */
+export function fitExpertGate(
+  examples: readonly GateExample[],
+  options: { readonly l2?: number; readonly epochs?: number; readonly rate?: number } = {},
+): ExpertGateModel {
+  const d = gateFeatureNames.length;
+  const m = expertNames.length;
+  const rows = examples
+    .map((e) => {
+      const total = e.quality.reduce((s, q) => s + Math.max(0, q), 0);
+      return total > 0
+        ? { x: e.features, t: e.quality.map((q) => Math.max(0, q) / total), w: e.weight ?? 1 }
+        : undefined;
+    })
+    .filter((r) => r !== undefined);
+  const mean = new Array<number>(d).fill(0);
+  const scale = new Array<number>(d).fill(0);
+  for (const r of rows) for (let j = 0; j < d; j++) mean[j]! += (r.x[j] ?? 0) / Math.max(1, rows.length);
+  for (const r of rows)
+    for (let j = 0; j < d; j++) scale[j]! += ((r.x[j] ?? 0) - mean[j]!) ** 2 / Math.max(1, rows.length);
+  for (let j = 0; j < d; j++) scale[j] = Math.sqrt(scale[j]!) || 1;
+  const W = Array.from({ length: d + 1 }, () => new Array<number>(m).fill(0));
+  const l2 = options.l2 ?? 0.01;
+  const rate = options.rate ?? 0.5;
+  const totalWeight = rows.reduce((s, r) => s + r.w, 0) || 1;
+  const standardised = rows.map((r) => [...r.x.map((v, j) => ((v ?? 0) - mean[j]!) / scale[j]!), 1]);
+  for (let epoch = 0; epoch < (options.epochs ?? 400); epoch++) {
+    const grad = Array.from({ length: d + 1 }, () => new Array<number>(m).fill(0));
+    rows.forEach((row, n) => {
+      const x = standardised[n]!;
+      const z = new Array<number>(m).fill(0);
+      for (let j = 0; j <= d; j++) for (let k = 0; k < m; k++) z[k]! += x[j]! * W[j]![k]!;
+      const p = softmax(z);
+      for (let k = 0; k < m; k++) {
+        const err = ((p[k]! - row.t[k]!) * row.w) / totalWeight;
+        for (let j = 0; j <= d; j++) grad[j]![k]! += err * x[j]!;
+      }
+    });
+    for (let j = 0; j <= d; j++)
+      for (let k = 0; k < m; k++) W[j]![k] = W[j]![k]! - rate * (grad[j]![k]! + (j < d ? l2 * W[j]![k]! : 0));
+  }
+  return { features: [...gateFeatureNames], experts: [...expertNames], weights: W, mean, scale };
+}

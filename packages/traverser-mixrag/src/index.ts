@@ -1,0 +1,32 @@
+export {
+  type ExpertGateModel,
+  type ExpertName,
+  expertGateArtifact,
+  expertNames,
+  fitExpertGate,
+  type GateExample,
+  gateFeatureNames,
+  gateWeights,
+  softmax,
+  uniformGate,
+  uniformWeights,
+} from './expert-gate.ts';
+export { llmExpertWeights } from './llm-expert-weights.ts';
+export { type ExpertOutputs, MixtureTraverser, type MixtureTraverserOptions } from './mixture-traverser.ts';
+export {
+  loadNeighbourhood,
+  type Neighbourhood,
+  type NeighbourhoodOptions,
+  storedTriple,
+  type Triple,
+  verbaliseTriple,
+} from './neighbourhood.ts';
+export { type RelationExpertResult, relationExpert, type ScoredTriple } from './relation-expert.ts';
+export {
+  type SubgraphExpertOptions,
+  type SubgraphExpertResult,
+  subgraphExpert,
+  type TreeStep,
+} from './subgraph-expert.ts';
+export { type GateQuery, type TrainMixtureGateResult, trainMixtureGate } from './train-mixture-gate.ts';
+export { analyse, VerbalisedBm25 } from './verbalised-bm25.ts';
