@@ -21,6 +21,7 @@ export const linearFeatures = [
   'relationMatch',
   'anchorDocument',
   'relationDocument',
+  'selfDocument',
 ] as const;
 
 export type LinearFeature = (typeof linearFeatures)[number];
@@ -83,6 +84,9 @@ export function featureRows(candidates: readonly Candidate[], plan: Plan): numbe
       // Next to a named node and matching the rest of the query: the shape of a hybrid answer.
       anchorDocument: anchorLink * document[i]!,
       relationDocument: relationMatch * document[i]!,
+      // A node the question names matches the question's words by its own name and gloss: that
+      // match says nothing about it being the answer.
+      selfDocument: (s.anchorSelf ?? 0) * Math.max(document[i]!, relations[i]!),
     };
     return linearFeatures.map((f) => row[f]);
   });

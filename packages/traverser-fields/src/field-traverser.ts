@@ -234,9 +234,13 @@ export class FieldTraverser implements TraverserV1 {
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
     const best = new Map(hits.map((h) => [h.id, h.score]));
-    const weight = (id: string) => Math.max(...structural.get(id)!.map((a) => a.weight));
+    const top = Math.max(0, ...best.values());
+    // The surest mention's neighbours first, each raised by how well its document matches: a node
+    // next to the named entity with no word of the question must still be a candidate.
+    const priority = (id: string) =>
+      Math.max(...structural.get(id)!.map((a) => a.weight)) * (1 + (top > 0 ? (best.get(id) ?? 0) / top : 0));
     const chosen = [...ids]
-      .sort((a, b) => (best.get(b) ?? 0) - (best.get(a) ?? 0) || weight(b) - weight(a) || a.localeCompare(b))
+      .sort((a, b) => priority(b) - priority(a) || a.localeCompare(b))
       .slice(0, this.options.structuralK ?? 100);
     for (const id of chosen) {
       join(pool, id);

@@ -1,93 +1,228 @@
 /**
- * Writes docs/results.md: every stack on every query set of a bundle, val and test, each table
- * from `weft eval` (bm25 is the yardstick, with paired 95% bootstrap confidence intervals).
+ * Writes docs/results.md: every stack on every query set of both development KBs — WordNet 3.0 with
+ * the team's judged sets (../shared, skipped with a note when missing) and Pokémon (built from the
+ * @pkmn/dex npm package, hand-judged sets in tooling/kb-pokemon) — val and test, each table from
+ * `weft eval` with bm25 and bm25-rel in the same run (paired 95% bootstrap CIs against both), under
+ * three training regimes: untrained, trained from the store alone (`weft train --db`), and trained on
+ * the bundle's labelled queries (`weft train <bundle>`).
  *
  *   ./dev node --conditions=@weft/source tooling/results/src/generate-results.ts \
- *     --db <store> [--bundle ../shared/datasets/wordnet] [--max-queries N] [--out docs/results.md]
+ *     [--work .weft/results] [--splits val,test] [--max-queries 300] [--out docs/results.md] [--kb wordnet,pokemon]
  *
- * The store must have been built by `weft ingest` and trained by `weft train`.
+ * Stores are built once into --work and reused; training replaces their artifacts each regime.
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildPokemonBundle } from '@internal/kb-pokemon';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const { values } = parseArgs({
   options: {
-    db: { type: 'string' },
-    bundle: { type: 'string', default: path.resolve(root, '../shared/datasets/wordnet') },
-    'max-queries': { type: 'string' },
-    out: { type: 'string', default: path.join(root, 'docs/results.md') },
-    stack: { type: 'string', multiple: true },
+    work: { type: 'string', default: path.join(root, '.weft', 'results') },
+    splits: { type: 'string', default: 'val,test' },
+    'max-queries': { type: 'string', default: '300' },
+    out: { type: 'string', default: path.join(root, 'docs', 'results.md') },
+    kb: { type: 'string', default: 'wordnet,pokemon' },
   },
 });
-if (!values.db) {
-  console.error(
-    'usage: generate-results.ts --db <store> [--bundle <dir>] [--max-queries N] [--out docs/results.md]',
-  );
-  process.exit(2);
-}
-const stacks = values.stack ?? ['bm25', 'vector', 'hybrid-rrf', 'default', 'mor-offline', 'focused-offline'];
-const bundle = values.bundle!;
-const runs: { set: string; split: string }[] = [];
-for (const file of fs.readdirSync(path.join(bundle, 'queries')).sort()) {
-  const set = file.replace(/\.jsonl(\.gz)?$/, '');
-  const splits = new Set(
-    fs
-      .readFileSync(path.join(bundle, 'queries', file), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => (JSON.parse(line) as { split: string }).split),
-  );
-  for (const split of ['val', 'test']) if (splits.has(split)) runs.push({ set, split });
+const work = path.resolve(values.work!);
+const splits = values.splits!.split(',');
+const maxQueries = values['max-queries']!;
+const weft = path.join(root, 'weft');
+const shared = process.env.WEFT_SHARED ?? path.resolve(root, '../shared');
+
+interface Summary {
+  set: string;
+  split: string;
+  n: number;
+  stacks: {
+    stack: string;
+    hit1: number;
+    hit5: number;
+    recall20: number;
+    mrr: number;
+    latencyMs: { p50: number; p95: number };
+  }[];
+  comparisons: {
+    baseline: string;
+    stack: string;
+    hit1: { diff: number; low: number; high: number; significant: boolean };
+    mrr: { diff: number; low: number; high: number; significant: boolean };
+  }[];
 }
 
-const sections: string[] = [];
-for (const { set, split } of runs) {
-  const args = [
-    'eval',
-    bundle,
-    '--db',
-    values.db,
-    '--set',
-    set,
-    '--split',
-    split,
-    ...stacks.flatMap((s) => ['--stack', s]),
-  ];
-  if (values['max-queries']) args.push('--max-queries', values['max-queries']);
+function run(args: string[]): string {
   console.error(`weft ${args.join(' ')}`);
-  const table = execFileSync(path.join(root, 'weft'), args, {
+  return execFileSync(weft, args, {
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'ignore'],
     maxBuffer: 64 << 20,
   });
-  sections.push(
-    `## ${set} — ${split}\n\n\`weft ${args.map((a) => (a === values.db ? '<store>' : a === bundle ? '<bundle>' : a)).join(' ')}\`\n\n${table.trim()}\n`,
+}
+
+async function querySets(bundle: string): Promise<{ set: string; splits: Set<string> }[]> {
+  const out: { set: string; splits: Set<string> }[] = [];
+  for (const file of (await readdir(path.join(bundle, 'queries'))).sort()) {
+    const text = await readFile(path.join(bundle, 'queries', file), 'utf8');
+    const found = new Set(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { split: string }).split),
+    );
+    out.push({ set: file.replace(/\.jsonl$/, ''), splits: found });
+  }
+  return out;
+}
+
+const regimes = [
+  {
+    name: 'untrained',
+    describe: 'no `weft train`: what a new user gets right after `weft ingest`',
+    stacks: ['bm25', 'bm25-rel', 'vector', 'hybrid-rrf', 'default', 'mor-offline', 'focused-offline'],
+    train: undefined as ((bundle: string, db: string) => string[]) | undefined,
+  },
+  {
+    name: 'trained from the store alone',
+    describe: '`weft train --db <store>`: queries synthesised from the KB, no labelled query',
+    stacks: ['bm25', 'bm25-rel', 'default'],
+    train: (_bundle: string, db: string) => ['train', '--db', db, '--stack', 'default'],
+  },
+  {
+    name: 'trained on labelled queries',
+    describe:
+      "`weft train <bundle> --db <store>`: the bundle's train splits (settings on val), plus text-only queries synthesised from the KB",
+    stacks: ['bm25', 'bm25-rel', 'vector', 'hybrid-rrf', 'default', 'mor-offline', 'focused-offline'],
+    train: (bundle: string, db: string) => ['train', bundle, '--db', db],
+  },
+];
+
+const fmt = (v: number) => v.toFixed(1);
+function table(summary: Summary): string {
+  const rows = summary.stacks.map(
+    (s) =>
+      `| ${s.stack} | ${fmt(s.hit1)} | ${fmt(s.hit5)} | ${fmt(s.recall20)} | ${fmt(s.mrr)} | ${fmt(s.latencyMs.p50)} |`,
   );
+  const diffs = summary.comparisons
+    .filter((c) => c.stack === 'default' || c.baseline === 'bm25')
+    .map(
+      (c) =>
+        `| ${c.stack} vs ${c.baseline} | ${c.hit1.diff > 0 ? '+' : ''}${fmt(c.hit1.diff)}${c.hit1.significant ? '*' : ''} | [${fmt(c.hit1.low)}, ${fmt(c.hit1.high)}] | ${c.mrr.diff > 0 ? '+' : ''}${fmt(c.mrr.diff)}${c.mrr.significant ? '*' : ''} | [${fmt(c.mrr.low)}, ${fmt(c.mrr.high)}] |`,
+    );
+  return [
+    `${summary.n} queries, rankings of 100; metrics in %, p50 latency in ms (concurrency 4, every stack in one process)`,
+    '',
+    '| stack | Hit@1 | Hit@5 | R@20 | MRR | p50 |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    '| paired difference (points; * = 95% CI excludes 0) | ΔHit@1 | CI | ΔMRR | CI |',
+    '|---|---:|---|---:|---|',
+    ...diffs,
+  ].join('\n');
 }
 
-const header = `# Results
+const kbs: { name: string; bundle: () => Promise<string | undefined> }[] = [
+  {
+    name: 'wordnet',
+    bundle: async () => {
+      const bundle = path.join(shared, 'datasets', 'wordnet');
+      return existsSync(bundle) ? bundle : undefined;
+    },
+  },
+  {
+    name: 'pokemon',
+    bundle: async () => {
+      const bundle = path.join(work, 'pokemon-bundle');
+      if (!existsSync(path.join(bundle, 'SOURCE.md'))) {
+        await rm(bundle, { recursive: true, force: true });
+        await buildPokemonBundle({ out: bundle });
+      }
+      return bundle;
+    },
+  },
+].filter((kb) => values.kb!.split(',').includes(kb.name));
 
-Every stack on every query set of \`${path.basename(bundle)}\`, val and test, as \`weft eval\` reports
-them: Hit@1, Hit@5, Recall@20 and MRR (over the top 100) in percent, with paired 95% bootstrap
-confidence intervals of the difference to bm25. Settings were chosen on train/val only; no test
-figure chose anything (definitions has no val split, so its test figure is the only check of it).${
-  values['max-queries']
-    ? `\n\n\`--max-queries ${values['max-queries']}\` keeps the first ${values['max-queries']} queries of each split: wn18rr val and test
-(2,785 and 3,022 queries) are cut to that many; hybrid and definitions are complete.`
-    : ''
+const sections: string[] = [];
+const headline: string[] = [];
+for (const kb of kbs) {
+  const bundle = await kb.bundle();
+  if (!bundle) {
+    sections.push(
+      `## ${kb.name}\n\nSkipped: no bundle (the WordNet judged sets live in ../shared/datasets/wordnet).\n`,
+    );
+    continue;
+  }
+  const db = path.join(work, `${kb.name}-store`);
+  if (!existsSync(path.join(db, 'store.json'))) run(['ingest', bundle, '--db', db]);
+  const sets = await querySets(bundle);
+  sections.push(
+    `## ${kb.name}\n\nBundle \`${kb.name === 'wordnet' ? '../shared/datasets/wordnet' : 'tooling/kb-pokemon (built from @pkmn/dex)'}\`; store built by \`weft ingest\`.\n`,
+  );
+  for (const regime of regimes) {
+    await rm(path.join(db, 'artifacts'), { recursive: true, force: true });
+    if (regime.train) run(regime.train(bundle, db));
+    sections.push(`### ${kb.name} — ${regime.name}\n\n${regime.describe}.\n`);
+    for (const { set, splits: present } of sets) {
+      for (const split of splits) {
+        if (!present.has(split)) continue;
+        const args = [
+          'eval',
+          bundle,
+          '--db',
+          db,
+          '--set',
+          set,
+          '--split',
+          split,
+          '--compare-to',
+          'bm25-rel',
+          '--max-queries',
+          maxQueries,
+          '--json',
+        ];
+        for (const stack of regime.stacks.filter((s) => s !== 'bm25' && s !== 'bm25-rel'))
+          args.push('--stack', stack);
+        const summary = JSON.parse(run(args)) as Summary;
+        sections.push(
+          `#### ${set} — ${split}\n\n\`weft ${args
+            .filter((a) => a !== '--json')
+            .map((a) => (a === db ? '<store>' : a === bundle ? '<bundle>' : a))
+            .join(' ')}\`\n\n${table(summary)}\n`,
+        );
+        const row = (name: string) => summary.stacks.find((s) => s.stack === name)!;
+        if (split === 'test' || !splits.includes('test')) {
+          headline.push(
+            `| ${kb.name} | ${set} (${split}, ${summary.n}) | ${regime.name} | ${fmt(row('bm25').hit1)} / ${fmt(row('bm25').mrr)} | ${fmt(row('bm25-rel').hit1)} / ${fmt(row('bm25-rel').mrr)} | **${fmt(row('default').hit1)} / ${fmt(row('default').mrr)}** | ${fmt(row('default').recall20)} |`,
+          );
+        }
+      }
+    }
+  }
 }
-Latencies in these tables are per query with 4 retrievals at once and every stack in one process
-(2-core machine), so they overstate a single query's cost; the speed figures of record come from
-\`apps/cli/bench/stack-latency.ts\` (one stack, sequential, after a warm-up).
 
-Regenerate (after \`weft ingest\` and \`weft train\`):
+const document = `# Results
+
+Generated by one command (stores are built into \`.weft/results\` on the first run):
 
 \`\`\`
-./dev node --conditions=@weft/source tooling/results/src/generate-results.ts --db <store>${values['max-queries'] ? ` --max-queries ${values['max-queries']}` : ''}
+./dev node --conditions=@weft/source tooling/results/src/generate-results.ts --splits ${values.splits} --max-queries ${maxQueries}
 \`\`\`
-`;
-fs.writeFileSync(values.out!, `${header}\n${sections.join('\n')}`);
+
+Every stack on every query set of the two development KBs, as \`weft eval\` reports it, with bm25
+and the relation-aware baseline bm25-rel in the same run and paired 95% bootstrap confidence
+intervals against both. \`--max-queries ${maxQueries}\` keeps the first ${maxQueries} queries of a split (only wn18rr is
+larger). Settings were chosen on train and val only; test figures were computed for this report.
+
+## Headline: the default stack against bm25 and bm25-rel (Hit@1 / MRR)
+
+| KB | set (split, n) | regime | bm25 | bm25-rel | default | default R@20 |
+|---|---|---|---:|---:|---:|---:|
+${headline.join('\n')}
+
+${sections.join('\n')}`;
+await writeFile(values.out!, document);
 console.error(`wrote ${values.out}`);
