@@ -62,10 +62,15 @@ export function naiveBayesProbabilities(
   const totalPrior = model.priors.reduce((s, p) => s + p, 0);
   const known = words.filter((w) => model.counts.some((c) => c[w] !== undefined));
   const logs = model.labels.map((_, i) => {
-    let log = Math.log((model.priors[i]! + 1) / (totalPrior + model.labels.length));
+    const prior = Math.log((model.priors[i]! + 1) / (totalPrior + model.labels.length));
     const denominator = model.totals[i]! + smoothing * (model.vocabulary + 1);
-    for (const word of known) log += Math.log(((model.counts[i]![word] ?? 0) + smoothing) / denominator);
-    return log;
+    let likelihood = 0;
+    for (const word of known)
+      likelihood += Math.log(((model.counts[i]![word] ?? 0) + smoothing) / denominator);
+    // The words of a question are far from independent: summed as naive Bayes assumes, ten words
+    // make a certainty out of a hunch. Averaged (per-word evidence), the model stays calibrated
+    // enough that a wrong guess costs a candidate little.
+    return prior + (known.length > 0 ? likelihood / Math.sqrt(known.length) : 0);
   });
   const max = Math.max(...logs);
   const exp = logs.map((l) => Math.exp(l - max));

@@ -97,6 +97,7 @@ export const defaultStack: StackEntry = {
         ...(synthesized.has(query) ? { synthesized: true } : {}),
       })),
       {
+        mentionModel: labelled,
         onProgress: (done, total) => options.onProgress?.('planner', done, total),
         ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
       },

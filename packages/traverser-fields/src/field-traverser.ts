@@ -304,6 +304,9 @@ export class FieldTraverser implements TraverserV1 {
     const neighbours = await context.graph.doNeighbors({
       seeds,
       direction: 'both',
+      // Only the named nodes' types can be named nodes; a cap keeps a hub candidate cheap.
+      nodeTypes: [...new Set([...named.values()].flatMap((list) => list.map((o) => o.type)))],
+      limitPerSeed: 2000,
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
     for (const n of neighbours) {
