@@ -1,6 +1,12 @@
 import { type LinearModel, linearScore, loadArtifact } from '@weft/core';
 import type { ArtifactStore, Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
-import { featureRows, type LinearFeature, linearFeatures, linearScoreKeys } from './linear-features.ts';
+import {
+  featureRows,
+  type LinearFeature,
+  linearFeatures,
+  linearScoreKeys,
+  mentionGate,
+} from './linear-features.ts';
 
 /** The artifact kind and format version `trainLinearReranker` writes and `LinearReranker` reads. */
 export const linearRerankerArtifact = { kind: 'reranker-linear', version: 1 } as const;
@@ -88,9 +94,24 @@ export class LinearReranker implements RerankerV1 {
     if (candidates.length === 0) return [];
     const model = await this.model(context);
     const rows = featureRows(candidates, plan);
+    const untrained = rows.map((row) => untrainedLinearScore(row));
+    const fitted = model ? rows.map((row) => linearScore(model, row)) : untrained;
+    // Fitted weights speak as much as the question names something: a question that names nothing
+    // keeps the untrained, text-led order, whatever relational questions taught the weights.
+    const gate = model ? mentionGate(plan) : 1;
+    const rankOf = (scores: readonly number[]) => {
+      const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
+      const rank = new Array<number>(scores.length);
+      order.forEach((e, r) => {
+        rank[e.i] = r;
+      });
+      return rank;
+    };
+    const fittedRank = rankOf(fitted);
+    const untrainedRank = rankOf(untrained);
     const scored = candidates.map((candidate, i) => ({
       candidate,
-      score: model ? linearScore(model, rows[i]!) : untrainedLinearScore(rows[i]!),
+      score: model ? gate / (60 + fittedRank[i]!) + (1 - gate) / (60 + untrainedRank[i]!) : untrained[i]!,
       i,
     }));
     scored.sort((a, b) => b.score - a.score || a.i - b.i);
