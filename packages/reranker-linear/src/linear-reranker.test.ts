@@ -80,17 +80,23 @@ describe('LinearReranker', () => {
       artifactEnvelope(linearRerankerArtifact.kind, linearRerankerArtifact.version, report.model),
     );
     const warnings: string[] = [];
-    const ranked = await new LinearReranker({ artifact: 's.reranker-linear' }).doRerank({
-      query: 'q',
-      plan: plan(0),
-      candidates: examples[0]!.candidates,
-      limit: 10,
-      context: { ...context, artifacts, warn: (m) => warnings.push(m) },
-    });
-    expect(ranked[0]!.id).toBe('gold0');
+    const reranker = new LinearReranker({ artifact: 's.reranker-linear' });
+    const rerank = (confidence: number) =>
+      reranker.doRerank({
+        query: 'q',
+        plan: plan(confidence),
+        candidates: examples[0]!.candidates,
+        limit: 10,
+        context: { ...context, artifacts, warn: (m) => warnings.push(m) },
+      });
+    // A question that names something is ranked by the fitted weights…
+    const named = await rerank(1);
+    expect(named[0]!.id).toBe('gold0');
     expect(warnings).toEqual([]);
-    for (let i = 1; i < ranked.length; i++)
-      expect(ranked[i - 1]!.score).toBeGreaterThanOrEqual(ranked[i]!.score);
+    for (let i = 1; i < named.length; i++)
+      expect(named[i - 1]!.score).toBeGreaterThanOrEqual(named[i]!.score);
+    // …one that names nothing keeps the untrained, text-led order.
+    expect((await rerank(0))[0]!.id).toBe('other0');
 
     // Queries the untrained weights already answer: nothing to gain, so the defaults stay.
     const easy = examples.map((e) => ({ ...e, answers: [e.candidates[1]!.id] }));
