@@ -83,30 +83,51 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
   const staging = stagingDirectory(directory);
   try {
     await mkdir(staging, { recursive: true });
-    const graph = await buildKuzuGraph({
-      directory: join(staging, 'graph'),
-      schema: opened.schema,
-      nodes: opened.nodes(),
-      edges: opened.edges(),
-      onProgress: (phase, done) =>
-        options.onProgress?.(`graph:${phase}`, done, phase.includes('edges') ? summary.edges : summary.nodes),
-    });
-    await mkdir(join(staging, 'index'));
-    let relations: RelationDocuments | undefined;
-    if (options.relationFields ?? true) {
-      options.onProgress?.('index:relations', 0, summary.edges);
-      relations = await RelationDocuments.build(opened.schema, opened.nodes(), opened.edges(), options.relationLimits);
-      options.onProgress?.('index:relations', summary.edges, summary.edges);
-    }
-    const indexes = await buildIndexes({
-      directory: join(staging, 'index'),
-      schema: opened.schema,
-      nodes: () => opened.nodes(),
-      nodeCount: summary.nodes,
-      embedder: options.embedder ?? 'local',
-      ...(relations ? { relations } : {}),
-      onProgress: (phase, done, total) => options.onProgress?.(`index:${phase}`, done, total),
-    });
+    // The graph (Kùzu's COPY runs on native threads) and the indexes (embedding in JavaScript) are
+    // built at the same time: on two cores that hides most of the graph's time.
+    // Both are awaited before anything is cleaned up, so a failure of one never removes the staging
+    // folder under the other.
+    const [graphBuild, indexBuild] = await Promise.allSettled([
+      buildKuzuGraph({
+        directory: join(staging, 'graph'),
+        schema: opened.schema,
+        nodes: opened.nodes(),
+        edges: opened.edges(),
+        onProgress: (phase, done) =>
+          options.onProgress?.(
+            `graph:${phase}`,
+            done,
+            phase.includes('edges') ? summary.edges : summary.nodes,
+          ),
+      }),
+      (async () => {
+        await mkdir(join(staging, 'index'));
+        let relations: RelationDocuments | undefined;
+        if (options.relationFields ?? true) {
+          options.onProgress?.('index:relations', 0, summary.edges);
+          relations = await RelationDocuments.build(
+            opened.schema,
+            opened.nodes(),
+            opened.edges(),
+            options.relationLimits,
+          );
+          options.onProgress?.('index:relations', summary.edges, summary.edges);
+        }
+        return buildIndexes({
+          directory: join(staging, 'index'),
+          schema: opened.schema,
+          nodes: () => opened.nodes(),
+          nodeCount: summary.nodes,
+          embedder: options.embedder ?? 'local',
+          ...(relations ? { relations } : {}),
+          onProgress: (phase, done, total) => options.onProgress?.(`index:${phase}`, done, total),
+        });
+      })(),
+    ]);
+    if (graphBuild.status === 'rejected') throw graphBuild.reason;
+    if (indexBuild.status === 'rejected') throw indexBuild.reason;
+    const graph = graphBuild.value;
+    const indexes = indexBuild.value;
     await mkdir(join(staging, 'artifacts'));
     const manifest: StoreManifest = {
       formatVersion: 1,

@@ -163,7 +163,9 @@ export async function openIndexes(
       });
     }
   }
-  const text: TextIndexV1 | TextIndexV2 = await LanceTextIndex.open(path.join(storeDirectory, indexes.text.path));
+  const text: TextIndexV1 | TextIndexV2 = await LanceTextIndex.open(
+    path.join(storeDirectory, indexes.text.path),
+  );
   let vector: VectorIndexV1 | undefined;
   try {
     if (!indexes.vector) return { text, close: () => text.close() };

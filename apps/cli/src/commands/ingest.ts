@@ -49,27 +49,32 @@ export const ingestCommand: Command = {
     const bundle = resolve(io.cwd, bundleArgument);
     const directory = resolve(io.cwd, requiredOption(args, 'db'));
     const embedder = stringOption(args, 'embedder') ?? 'local';
-    let progress: Progress | undefined;
-    let phase = '';
+    const bars = new Map<string, Progress>();
+    const finished = new Set<string>();
     const built = await buildStore({
       bundle,
       directory,
       strict: args.values.strict === true,
       embedder,
-      onProgress: (next, done, total) => {
-        if (next !== phase) {
-          progress?.finish();
-          phase = next;
+      // The graph and the indexes are built at once: one progress line per phase.
+      onProgress: (phase, done, total) => {
+        let progress = bars.get(phase);
+        if (!progress) {
           progress = new Progress({
             stream: io.stderr,
-            label: phaseLabels[next] ?? next,
+            label: phaseLabels[phase] ?? phase,
             ...(total ? { total } : {}),
           });
+          bars.set(phase, progress);
         }
-        progress!.update(done);
+        progress.update(done);
+        // A finished phase leaves its last line standing while the other goes on.
+        if (total !== undefined && done >= total && !finished.has(phase)) {
+          finished.add(phase);
+          progress.finish();
+        }
       },
     });
-    progress?.finish();
     const { manifest } = built;
     const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
     const seconds = Math.round(built.seconds * 10) / 10;
