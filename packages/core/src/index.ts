@@ -21,6 +21,7 @@ export {
 } from './llm/metering-middleware.ts';
 export { createRetriever, retrieve, type StackDefinition } from './pipeline/create-retriever.ts';
 export { emptyPlan } from './pipeline/empty-plan.ts';
+export { ArtifactCache } from './stores/artifact-cache.ts';
 export {
   type ArtifactEnvelope,
   type ArtifactLoad,

@@ -1,6 +1,6 @@
-import { type LinearModel, linearScore, loadArtifact, sigmoid } from '@weft/core';
+import { ArtifactCache, type LinearModel, linearScore, sigmoid } from '@weft/core';
 import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
-import type { ArtifactStore, Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
+import type { Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
 import { mentionRow } from './mention-model.ts';
 import { type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
 
@@ -48,8 +48,8 @@ export class LexicalPlanner implements PlannerV1 {
   readonly specificationVersion = 'v1';
   readonly name: string;
   private readonly options: LexicalPlannerOptions;
-  /** Loaded models per artifact store: one planner can serve several stores. */
-  private readonly loaded = new WeakMap<ArtifactStore, Promise<LexicalPlannerModel | string>>();
+  /** Loaded once per artifact store: one planner can serve several stores. */
+  private readonly models = new ArtifactCache<LexicalPlannerModel>(lexicalPlannerArtifact);
 
   constructor(options: LexicalPlannerOptions = {}) {
     this.name = options.name ?? 'lexical';
@@ -58,26 +58,7 @@ export class LexicalPlanner implements PlannerV1 {
 
   private async model(context: RetrievalContext): Promise<LexicalPlannerModel | undefined> {
     if (this.options.model) return this.options.model;
-    const artifact = this.options.artifact;
-    if (!artifact) return undefined;
-    const artifacts = context.artifacts;
-    if (!artifacts) {
-      context.warn?.(`no artifact store: the planner is untrained (artifact "${artifact}")`);
-      return undefined;
-    }
-    let pending = this.loaded.get(artifacts);
-    if (!pending) {
-      pending = loadArtifact<LexicalPlannerModel>(artifacts, artifact, lexicalPlannerArtifact).then((load) =>
-        load.status === 'loaded' ? load.value : load.message,
-      );
-      this.loaded.set(artifacts, pending);
-    }
-    const model = await pending;
-    if (typeof model === 'string') {
-      context.warn?.(model);
-      return undefined;
-    }
-    return model;
+    return this.options.artifact ? this.models.get(context, this.options.artifact) : undefined;
   }
 
   async doPlan({ query, context }: PlanOptions): Promise<Plan> {

@@ -1,7 +1,6 @@
-import { type ArtifactLoad, emptyPlan, linearScore, sigmoid, WeftError } from '@weft/core';
+import { ArtifactCache, emptyPlan, linearScore, sigmoid, WeftError } from '@weft/core';
 import type {
   Anchor,
-  ArtifactStore,
   Plan,
   PlannerV1,
   PlanOptions,
@@ -68,7 +67,7 @@ export class SchemaPlanner implements PlannerV1 {
    * Loaded models by artifact store: one planner may serve several stores (stacks over two stores
    * share it), and each store has its own model. Read once per store; a failed read is retried.
    */
-  private readonly loads = new WeakMap<ArtifactStore, Promise<ArtifactLoad<SchemaPlannerModel>>>();
+  private readonly models = new ArtifactCache<SchemaPlannerModel>(loadSchemaPlannerModel);
 
   constructor(options: SchemaPlannerOptions) {
     // Callers without types (scripts, JavaScript) get a message rather than a TypeError on first use.
@@ -83,26 +82,9 @@ export class SchemaPlanner implements PlannerV1 {
   }
 
   /** The model for this context's store, or undefined (hand-set weights) after a warning. */
+  /** The model for this context's store, or undefined after a warning. */
   private async modelFor(context: RetrievalContext): Promise<SchemaPlannerModel | undefined> {
-    if (this.options.model) return this.options.model;
-    const load = await this.load(context.artifacts, this.options.artifact);
-    if (load.status === 'loaded') return load.value;
-    context.warn?.(load.message);
-    return undefined;
-  }
-
-  private load(
-    artifacts: ArtifactStore | undefined,
-    name: string,
-  ): Promise<ArtifactLoad<SchemaPlannerModel>> {
-    if (!artifacts) return loadSchemaPlannerModel(undefined, name);
-    let load = this.loads.get(artifacts);
-    if (!load) {
-      load = loadSchemaPlannerModel(artifacts, name);
-      this.loads.set(artifacts, load);
-      load.catch(() => this.loads.delete(artifacts));
-    }
-    return load;
+    return this.options.model ?? this.models.get(context, this.options.artifact);
   }
 
   async doPlan(options: PlanOptions): Promise<Plan> {

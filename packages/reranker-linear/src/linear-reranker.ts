@@ -1,5 +1,5 @@
-import { type LinearModel, linearScore, loadArtifact } from '@weft/core';
-import type { ArtifactStore, Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
+import { ArtifactCache, type LinearModel, linearScore } from '@weft/core';
+import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
 import {
   featureRows,
   type LinearFeature,
@@ -54,7 +54,7 @@ export class LinearReranker implements RerankerV1 {
   readonly name: string;
   readonly requiredScores = linearScoreKeys;
   private readonly options: LinearRerankerOptions;
-  private readonly loaded = new WeakMap<ArtifactStore, Promise<LinearRerankerModel | string>>();
+  private readonly models = new ArtifactCache<LinearRerankerModel>(linearRerankerArtifact);
 
   constructor(options: LinearRerankerOptions = {}) {
     this.name = options.name ?? 'linear';
@@ -63,31 +63,14 @@ export class LinearReranker implements RerankerV1 {
 
   private async model(context: RetrievalContext): Promise<LinearModel | undefined> {
     if (this.options.model) return this.options.model.linear;
-    const artifact = this.options.artifact;
-    if (!artifact) return undefined;
-    const artifacts = context.artifacts;
-    if (!artifacts) {
-      context.warn?.(`no artifact store: untrained weights apply (artifact "${artifact}")`);
-      return undefined;
-    }
-    let pending = this.loaded.get(artifacts);
-    if (!pending) {
-      pending = loadArtifact<LinearRerankerModel>(artifacts, artifact, linearRerankerArtifact).then((load) =>
-        load.status === 'loaded' ? load.value : load.message,
-      );
-      this.loaded.set(artifacts, pending);
-    }
-    const model = await pending;
-    if (typeof model === 'string') {
-      context.warn?.(model);
-      return undefined;
-    }
-    if (!model.linear) {
+    if (!this.options.artifact) return undefined;
+    const model = await this.models.get(context, this.options.artifact);
+    if (model && !model.linear) {
       context.warn?.(
         `trained, but the untrained weights did better on val (${model.val.untrained.toFixed(1)} vs ${model.val.fitted.toFixed(1)}): they apply`,
       );
     }
-    return model.linear;
+    return model?.linear;
   }
 
   async doRerank({ candidates, plan, limit, context }: RerankOptions): Promise<Candidate[]> {

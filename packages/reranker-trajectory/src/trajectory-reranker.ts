@@ -1,5 +1,5 @@
-import { type ArtifactLoad, type LinearModel, linearScore, sigmoid, WeftError } from '@weft/core';
-import type { ArtifactStore, Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
+import { ArtifactCache, type LinearModel, linearScore, sigmoid, WeftError } from '@weft/core';
+import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
 import { gateRow, type RouteMode, routedOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
 import { loadTrajectoryRerankerModel } from './trajectory-reranker-artifact.ts';
@@ -96,7 +96,7 @@ export class TrajectoryReranker implements RerankerV1 {
    * Loaded models by artifact store: one reranker may serve several stores (stacks over two stores
    * share it), and each store has its own model. Read once per store; a failed read is retried.
    */
-  private readonly loads = new WeakMap<ArtifactStore, Promise<ArtifactLoad<TrajectoryRerankerModel>>>();
+  private readonly models = new ArtifactCache<TrajectoryRerankerModel>(loadTrajectoryRerankerModel);
 
   constructor(options: TrajectoryRerankerOptions) {
     // Callers without types (scripts, JavaScript) get a message rather than a TypeError on first use.
@@ -112,26 +112,9 @@ export class TrajectoryReranker implements RerankerV1 {
   }
 
   /** The model for this context's store, or undefined (fixed weights) after a warning. */
+  /** The model for this context's store, or undefined after a warning. */
   private async modelFor(context: RetrievalContext): Promise<TrajectoryRerankerModel | undefined> {
-    if (this.options.model) return this.options.model;
-    const load = await this.load(context.artifacts, this.options.artifact);
-    if (load.status === 'loaded') return load.value;
-    context.warn?.(load.message);
-    return undefined;
-  }
-
-  private load(
-    artifacts: ArtifactStore | undefined,
-    name: string,
-  ): Promise<ArtifactLoad<TrajectoryRerankerModel>> {
-    if (!artifacts) return loadTrajectoryRerankerModel(undefined, name);
-    let load = this.loads.get(artifacts);
-    if (!load) {
-      load = loadTrajectoryRerankerModel(artifacts, name);
-      this.loads.set(artifacts, load);
-      load.catch(() => this.loads.delete(artifacts));
-    }
-    return load;
+    return this.options.model ?? this.models.get(context, this.options.artifact);
   }
 
   async doRerank(options: RerankOptions): Promise<Candidate[]> {
