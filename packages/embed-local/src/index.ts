@@ -1,4 +1,5 @@
 export { embedTexts } from './embed-texts.ts';
+export { EmbeddingWorkers } from './embedding-workers.ts';
 export {
   type CreateEmbeddingModelOptions,
   createEmbeddingModel,
@@ -11,6 +12,7 @@ export {
   type LocalEmbedderOptions,
   LocalEmbeddingModel,
 } from './local-embedding-model.ts';
+export { projectSparse } from './project-sparse.ts';
 export { type TextFeatureOptions, textFeatures } from './text-features.ts';
 export {
   type SparseVector,

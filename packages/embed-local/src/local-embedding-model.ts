@@ -7,8 +7,14 @@ import type {
   SharedV4Warning,
 } from '@ai-sdk/provider';
 import { seededRandom, WeftError } from '@weft/core';
+import { projectSparse } from './project-sparse.ts';
 import { randomizedSvd, toCsr } from './randomized-svd.ts';
-import { type TfidfOptions, type TfidfState, TfidfVectorizer } from './tfidf-vectorizer.ts';
+import {
+  type SparseVector,
+  type TfidfOptions,
+  type TfidfState,
+  TfidfVectorizer,
+} from './tfidf-vectorizer.ts';
 
 export interface LocalEmbedderOptions extends Partial<TfidfOptions> {
   /** Embedding size (the LSA rank). */
@@ -132,7 +138,7 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
     const scale = Array.from(svd.singularValues, (s) =>
       s > top * 1e-6 ? s ** (o.singularValuePower - 1) : 0,
     );
-    const projection = new Float32Array(vectorizer.size * o.dimensions);
+    const projection = sharedFloats(vectorizer.size * o.dimensions);
     for (let c = 0; c < vectorizer.size; c++) {
       for (let j = 0; j < k; j++) projection[c * o.dimensions + j] = svd.vectors[c * k + j]! * scale[j]!;
     }
@@ -166,9 +172,8 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
       });
     }
     const vectorizer = new TfidfVectorizer(state.tfidf);
-    const projection = new Float32Array(
-      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-    );
+    const projection = sharedFloats(bytes.byteLength / 4);
+    new Uint8Array(projection.buffer).set(bytes);
     if (projection.length !== vectorizer.size * state.dimensions) {
       throw new WeftError({
         code: 'WEFT_STORE_FAILED',
@@ -196,21 +201,23 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
 
   /** The unit-length embedding of one text; all zeros when it has no known word or n-gram. */
   embedOne(text: string): Float32Array {
-    const { indices, values } = this.vectorizer.transform(text);
-    const d = this.dimensions;
-    const out = new Float32Array(d);
-    const acc = new Float64Array(d);
-    for (let k = 0; k < indices.length; k++) {
-      const base = indices[k]! * d;
-      const v = values[k]!;
-      for (let j = 0; j < d; j++) acc[j] = acc[j]! + v * this.projection[base + j]!;
-    }
-    let norm = 0;
-    for (let j = 0; j < d; j++) norm += acc[j]! * acc[j]!;
-    if (norm === 0) return out;
-    const scale = 1 / Math.sqrt(norm);
-    for (let j = 0; j < d; j++) out[j] = acc[j]! * scale;
-    return out;
+    return projectSparse(this.vectorizer.transform(text), this.projection, this.dimensions);
+  }
+
+  /**
+   * What a worker thread needs to embed as this model does (see `EmbeddingWorkers`): the vectorizer
+   * state and the projection, which lives in shared memory and is not copied.
+   */
+  get workerData(): {
+    readonly state: TfidfState;
+    readonly projection: SharedArrayBuffer;
+    readonly dimensions: number;
+  } {
+    return {
+      state: this.vectorizer.state,
+      projection: this.projection.buffer as SharedArrayBuffer,
+      dimensions: this.dimensions,
+    };
   }
 
   async doEmbed(options: EmbeddingModelV4CallOptions): Promise<EmbeddingModelV4Result> {
@@ -230,6 +237,11 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
     }
     return { embeddings, warnings };
   }
+}
+
+/** Float32s in shared memory, so worker threads read the projection without a copy. */
+function sharedFloats(length: number): Float32Array {
+  return new Float32Array(new SharedArrayBuffer(length * 4));
 }
 
 /** A uniform seeded sample of at most `size` documents (Algorithm R), in one pass. */

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import { assertEmbedderMatches, embedderId, WeftError } from '@weft/core';
-import { createEmbeddingModel, embedTexts, LocalEmbeddingModel, parseEmbedderSpec } from '@weft/embed-local';
+import {
+  createEmbeddingModel,
+  EmbeddingWorkers,
+  embedTexts,
+  LocalEmbeddingModel,
+  parseEmbedderSpec,
+} from '@weft/embed-local';
 import {
   type LanceNodeRecord,
   LanceTextIndex,
@@ -109,33 +115,45 @@ function firstDimensions(batch: readonly LanceNodeRecord[]): number {
   return batch[0]?.vectors?.vector?.length ?? 0;
 }
 
-/** Nodes with their embeddings, in batches. */
+/**
+ * Nodes with their embeddings, in batches, in order. The local embedder runs on worker threads with
+ * a batch per thread in flight (embedding is most of an ingest's time); other embedders are called
+ * one batch at a time through the AI SDK.
+ */
 async function* embeddedBatches(
   nodes: AsyncIterable<SkbNode>,
   model: EmbeddingModelV4,
   relations: BuildIndexesOptions['relations'],
 ): AsyncGenerator<LanceNodeRecord[]> {
-  let pending: SkbNode[] = [];
-  const flush = async (): Promise<LanceNodeRecord[]> => {
-    const documents = pending.map((node) => nodeDocument(node));
-    const vectors = await embedTexts(model, documents);
-    const out = pending.map((node, i) => ({
-      id: node.id,
-      type: node.type,
-      name: node.name,
-      ...(node.aliases ? { aliases: node.aliases } : {}),
-      text: node.text,
-      ...(relations ? { relations: relations.text(node.id) } : {}),
-      vectors: { vector: vectors[i]! },
-    }));
-    pending = [];
-    return out;
-  };
-  for await (const node of nodes) {
-    pending.push(node);
-    if (pending.length >= embedBatch) yield await flush();
+  const workers = model instanceof LocalEmbeddingModel ? new EmbeddingWorkers(model) : undefined;
+  const embed = (texts: readonly string[]) => (workers ? workers.embed(texts) : embedTexts(model, texts));
+  const inFlight: Promise<LanceNodeRecord[]>[] = [];
+  const start = (batch: SkbNode[]) =>
+    embed(batch.map((node) => nodeDocument(node))).then((vectors) =>
+      batch.map((node, i) => ({
+        id: node.id,
+        type: node.type,
+        name: node.name,
+        ...(node.aliases ? { aliases: node.aliases } : {}),
+        text: node.text,
+        ...(relations ? { relations: relations.text(node.id) } : {}),
+        vectors: { vector: vectors[i]! },
+      })),
+    );
+  try {
+    let pending: SkbNode[] = [];
+    for await (const node of nodes) {
+      pending.push(node);
+      if (pending.length < embedBatch) continue;
+      inFlight.push(start(pending));
+      pending = [];
+      if (inFlight.length > (workers?.threads ?? 0)) yield await inFlight.shift()!;
+    }
+    if (pending.length > 0) inFlight.push(start(pending));
+    while (inFlight.length > 0) yield await inFlight.shift()!;
+  } finally {
+    await workers?.close();
   }
-  if (pending.length > 0) yield await flush();
 }
 
 /** Opens what `buildIndexes` built; `queryEmbedder` overrides the recorded embedder (and must match it). */
