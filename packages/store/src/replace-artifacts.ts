@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { cp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FileArtifactStore } from '@weft/core';
 import type { ArtifactStore } from '@weft/spec';
@@ -10,18 +10,22 @@ export function artifactsDirectory(storeDirectory: string): string {
 }
 
 /**
- * Runs `fit` against a fresh, empty artifact store and swaps it in for the store's artifacts only
- * when `fit` resolves: a failed or interrupted training run leaves the previous artifacts in place.
+ * Runs `fit` against a fresh artifact store and swaps it in for the store's artifacts only when
+ * `fit` resolves: a failed or interrupted training run leaves the previous artifacts in place.
  * Readers of the store keep working throughout (they read whole files, and each rename is atomic).
+ * With `keepExisting`, the fresh store starts as a copy of the current one, so training some stacks
+ * keeps what the others learned.
  */
 export async function replaceArtifacts<T>(
   storeDirectory: string,
   fit: (artifacts: ArtifactStore) => Promise<T>,
+  options: { readonly keepExisting?: boolean } = {},
 ): Promise<T> {
   const final = artifactsDirectory(storeDirectory);
   const next = `${final}.next-${process.pid}`;
   await rm(next, { recursive: true, force: true });
   try {
+    if (options.keepExisting && existsSync(final)) await cp(final, next, { recursive: true });
     const result = await fit(new FileArtifactStore(next));
     const old = `${final}.old-${process.pid}`;
     if (existsSync(final)) await rename(final, old);

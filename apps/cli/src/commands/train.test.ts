@@ -149,6 +149,18 @@ describe('weft train', () => {
     expect(JSON.parse(await readFile(path.join(artifacts, 'weights.json'), 'utf8'))).toEqual({ run: 2 });
     expect(existsSync(path.join(artifacts, 'run-1.json'))).toBe(false);
     expect(existsSync(path.join(artifacts, 'run-2.json'))).toBe(true);
+
+    // Training a named stack keeps the other artifacts.
+    const third = captureIo();
+    expect(
+      await runCli(
+        ['train', workspace.bundle, '--db', workspace.db, '--stack', 'trainable-test', '--text-queries', '0'],
+        third.io,
+        [command],
+      ),
+    ).toBe(0);
+    expect(existsSync(path.join(artifacts, 'run-2.json'))).toBe(true);
+    expect(existsSync(path.join(artifacts, 'run-3.json'))).toBe(true);
   });
 
   it('exits 2 for a named set without a train split', async () => {

@@ -43,7 +43,8 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
       '--db <dir>        store directory; the result goes to <dir>/artifacts, replacing an earlier one',
       '                  only when every stack has trained',
       '--set S           a labelled query set of the bundle; repeat for several (default: every set with a train split)',
-      '--stack S         a stack to train; repeat for several (default: every stack with learned parts)',
+      '--stack S         a stack to train; repeat for several (default: every stack with learned parts);',
+      '                  the other stacks keep their trained parts',
       `--synth N         relational queries synthesised from the store (default ${defaultSynth} without a bundle, 0 with one)`,
       `--text-queries N  text-only queries synthesised from the store (default ${defaultTextQueries}); 0 = none`,
       '--seed S          seed of the synthesis (default 1)',
@@ -118,20 +119,25 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
         ];
         synthesis?.finish();
         const progress = new Map<string, Progress>();
-        const result = await replaceArtifacts(store.directory, (artifacts) =>
-          trainStacks({
-            registry: deps.registry,
-            store,
-            sets,
-            artifacts,
-            ...(stacks.length ? { stacks } : {}),
-            log: (stack, line) => io.stderr.write(`[${stack}] ${line}\n`),
-            onProgress: (stack, _label, done) => {
-              const bar = progress.get(stack) ?? new Progress({ stream: io.stderr, label: `train ${stack}` });
-              progress.set(stack, bar);
-              bar.update(done);
-            },
-          }),
+        const result = await replaceArtifacts(
+          store.directory,
+          (artifacts) =>
+            trainStacks({
+              registry: deps.registry,
+              store,
+              sets,
+              artifacts,
+              ...(stacks.length ? { stacks } : {}),
+              log: (stack, line) => io.stderr.write(`[${stack}] ${line}\n`),
+              onProgress: (stack, _label, done) => {
+                const bar =
+                  progress.get(stack) ?? new Progress({ stream: io.stderr, label: `train ${stack}` });
+                progress.set(stack, bar);
+                bar.update(done);
+              },
+            }),
+          // Training named stacks keeps what the others learned.
+          { keepExisting: stacks.length > 0 },
         );
         for (const bar of progress.values()) bar.finish();
         const report: TrainResult = { ...result, artifacts: artifactsDirectory(store.directory) };
