@@ -56,7 +56,7 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
   if (parsed.kind === 'local') {
     options.onProgress?.('fit-embedder', 0, options.nodeCount);
     const local = await LocalEmbeddingModel.fit(async function* () {
-      for await (const node of options.nodes()) yield nodeDocument(node);
+      for await (const node of options.nodes()) yield embeddingText(node);
     });
     await local.save(path.join(storeDirectory, localEmbedderPath));
     options.onProgress?.('fit-embedder', options.nodeCount, options.nodeCount);
@@ -111,6 +111,19 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
   };
 }
 
+/**
+ * What a node's embedding is made of: its document, cut after `embeddingCharacters`. The cut bounds
+ * ingest time on KBs of long documents (embedding is most of it, and grows with length) and costs
+ * little: a document's first sentences say most of what an LSA vector can hold. BM25 still indexes
+ * the whole document.
+ */
+function embeddingText(node: SkbNode): string {
+  const document = nodeDocument(node);
+  return document.length > embeddingCharacters ? document.slice(0, embeddingCharacters) : document;
+}
+
+const embeddingCharacters = 600;
+
 function firstDimensions(batch: readonly LanceNodeRecord[]): number {
   return batch[0]?.vectors?.vector?.length ?? 0;
 }
@@ -129,7 +142,7 @@ async function* embeddedBatches(
   const embed = (texts: readonly string[]) => (workers ? workers.embed(texts) : embedTexts(model, texts));
   const inFlight: Promise<LanceNodeRecord[]>[] = [];
   const start = (batch: SkbNode[]) =>
-    embed(batch.map((node) => nodeDocument(node))).then((vectors) =>
+    embed(batch.map((node) => embeddingText(node))).then((vectors) =>
       batch.map((node, i) => ({
         id: node.id,
         type: node.type,
