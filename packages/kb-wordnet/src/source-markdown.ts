@@ -1,5 +1,5 @@
 import type { SkbQuery } from '@weft/spec';
-import type { WordnetBundleSummary } from './build-wordnet-bundle.ts';
+import type { WordnetBundleSummary } from './wordnet-bundle-summary.ts';
 import { lexicographerFiles } from './lexicographer-files.ts';
 import { wordnetEdgeTypes } from './wordnet-schema.ts';
 

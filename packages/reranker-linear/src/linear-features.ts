@@ -22,6 +22,7 @@ export const linearFeatures = [
   'anchorDocument',
   'relationDocument',
   'selfDocument',
+  'relationSure',
 ] as const;
 
 export type LinearFeature = (typeof linearFeatures)[number];
@@ -87,6 +88,9 @@ export function featureRows(candidates: readonly Candidate[], plan: Plan): numbe
       // A node the question names matches the question's words by its own name and gloss: that
       // match says nothing about it being the answer.
       selfDocument: (s.anchorSelf ?? 0) * Math.max(document[i]!, relations[i]!),
+      // Next to a named node over a relation the plan is sure of: the answers of such a question
+      // are that node's neighbours (HybGRAG's ego-graph), whatever their words.
+      relationSure: relationMatch >= 0.8 ? 1 : 0,
     };
     return linearFeatures.map((f) => row[f]);
   });

@@ -9,7 +9,7 @@ import {
   trajectoryOrder,
 } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
-import type { TrajectoryRerankerModel } from './trajectory-reranker.ts';
+import type { TrajectoryRerankerModel } from './trajectory-reranker-model.ts';
 import { saveTrajectoryRerankerModel } from './trajectory-reranker-artifact.ts';
 
 /** Candidates a stack produced for one query, with the query's gold answers. */

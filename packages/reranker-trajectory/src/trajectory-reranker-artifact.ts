@@ -2,7 +2,7 @@ import { type ArtifactLoad, artifactEnvelope, loadArtifact } from '@weft/core';
 import type { ArtifactStore } from '@weft/spec';
 import { gateFeatures } from './route-gate.ts';
 import { trajectoryFeatures } from './trajectory-features.ts';
-import type { TrajectoryRerankerModel } from './trajectory-reranker.ts';
+import type { TrajectoryRerankerModel } from './trajectory-reranker-model.ts';
 
 /**
  * How the reranker's model is stored (`artifactEnvelope`). Version 1 was a bare object; bump the

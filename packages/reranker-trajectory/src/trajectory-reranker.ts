@@ -1,26 +1,16 @@
 import { ArtifactCache, type LinearModel, linearScore, sigmoid, WeftError } from '@weft/core';
 import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
-import { gateRow, type RouteMode, routedOrder } from './route-gate.ts';
+import { gateRow, routedOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
 import { loadTrajectoryRerankerModel } from './trajectory-reranker-artifact.ts';
+import type { TrajectoryRerankerModel } from './trajectory-reranker-model.ts';
+
+export type { TrajectoryRerankerModel } from './trajectory-reranker-model.ts';
 
 /**
  * What `trainTrajectoryReranker` fits; stored as an artifact with the store (see
  * `trajectoryRerankerFormat`, whose version says which shape this is).
  */
-export interface TrajectoryRerankerModel {
-  readonly linear: LinearModel;
-  /**
-   * The route gate over `gateFeatures`: P(the trajectory ranking beats the text ranking) for a
-   * query — with `route: 'switch'` the text ranking is returned below 0.5, with `'blend'` the two
-   * rankings are mixed by it. Absent when it did not help on val.
-   */
-  readonly gate?: LinearModel;
-  /** Under the structure route, candidates reached by a planned path come first (chosen on val). */
-  readonly structureFirst?: boolean;
-  /** How the gate is used (default `switch`); see `routedOrder`. */
-  readonly route?: RouteMode;
-}
 
 /**
  * Where the reranker's model comes from: an artifact of the store, by the name its trainer stored

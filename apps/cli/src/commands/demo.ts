@@ -16,6 +16,7 @@ import {
 } from '../model-options.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 import { baselineStack, runEvaluation } from './eval.ts';
+import { ingestCommand } from './ingest.ts';
 
 /** The checkout's root: the nearest folder above this file holding pnpm-workspace.yaml. */
 export function repositoryRoot(start = path.dirname(fileURLToPath(import.meta.url))): string {
@@ -39,25 +40,20 @@ export interface DemoDeps extends CommandDeps {
   readonly ingest?: (bundle: string, directory: string, stderr: NodeJS.WritableStream) => Promise<void>;
 }
 
-/** Runs another weft command with its report on stderr, so that the demo's stdout stays its own. */
-async function runCommand(
-  name: 'ingest',
+/** Runs `weft ingest` with its report on stderr, so that the demo's stdout stays its own. */
+async function ingestQuietly(
   bundle: string,
   directory: string,
   stderr: NodeJS.WritableStream,
 ): Promise<void> {
-  const { commands } = await import('./index.ts');
-  const command = commands.find((c) => c.name === name);
-  if (!command)
-    throw new WeftError({ code: 'WEFT_UNSUPPORTED', message: `this build of weft has no ${name} command` });
-  const code = await command.run(
+  const code = await ingestCommand.run(
     { positionals: [bundle], values: { db: directory } },
     { stdout: stderr, stderr, cwd: process.cwd() },
   );
   if (code !== 0)
     throw new WeftError({
       code: 'WEFT_STORE_FAILED',
-      message: `weft ${name} ${bundle} --db ${directory} exited with ${code}`,
+      message: `weft ingest ${bundle} --db ${directory} exited with ${code}`,
     });
 }
 
@@ -120,7 +116,7 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
       if (!existsSync(path.join(db, 'store.json'))) {
         io.stderr.write(`Building the store in ${db} (first run only)…\n`);
         await mkdir(path.dirname(db), { recursive: true });
-        await (deps.ingest ?? ((b, d, e) => runCommand('ingest', b, d, e)))(bundle, db, io.stderr);
+        await (deps.ingest ?? ingestQuietly)(bundle, db, io.stderr);
       }
       const queries = await readQuerySet(bundle, set, { split: 'test' });
       if (queries.length === 0)
