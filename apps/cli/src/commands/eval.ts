@@ -165,10 +165,10 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       ...deps.registry.list().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
     ],
     examples: [
-      'weft eval ../shared/datasets/wordnet --db .weft/wordnet --set hybrid',
-      'weft eval ../shared/datasets/wordnet --db .weft/wordnet --set hybrid --split test --stack bm25 --json',
-      'weft eval ../shared/datasets/wordnet --db .weft/wordnet --set wn18rr --stack vector --stack hybrid-rrf --max-queries 500 --out results/wn18rr',
-      'weft eval ../shared/datasets/wordnet --db .weft/wordnet --set hybrid --stack mor --stack focused --model openai:gpt-4o-mini --json',
+      'weft eval .weft/wordnet-bundle --db .weft/wordnet --set demo',
+      'weft eval my-bundle --db my-store --set hybrid --split val --stack bm25-rel --stack default --compare-to bm25-rel --json',
+      'weft eval my-bundle --db my-store --set hybrid --stack vector --stack hybrid-rrf --max-queries 500 --out results/hybrid',
+      'weft eval my-bundle --db my-store --set hybrid --stack mor --stack focused --model openai:gpt-4o-mini --json',
     ],
     options: {
       db: { type: 'string' },

@@ -34,7 +34,7 @@ export const ingestCommand: Command = {
     '--json             print the summary as one JSON object on stdout',
   ],
   examples: [
-    'weft ingest ../shared/datasets/wordnet --db /tmp/wn',
+    'weft ingest .weft/wordnet-bundle --db /tmp/wn',
     'weft ingest my-bundle --db stores/mine --strict --json',
   ],
   options: {
