@@ -1,5 +1,7 @@
+import { once } from 'node:events';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type {
   EmbeddingModelV4,
   EmbeddingModelV4CallOptions,
@@ -49,14 +51,15 @@ export const defaultLocalEmbedderOptions = {
   powerIterations: 0,
   oversample: 10,
   singularValuePower: 0,
-  maxFitDocuments: 30_000,
+  maxFitDocuments: 20_000,
   seed: 42,
 } as const satisfies Required<LocalEmbedderOptions>;
 
 const stateFile = 'local-embedder.json';
 const projectionFile = 'local-embedder.f32';
 
-interface PersistedState {
+/** A fitted local embedder as it is saved (and sent between threads). */
+export interface PersistedState {
   readonly format: 'weft-local-embedder/1';
   readonly dimensions: number;
   readonly tfidf: TfidfState;
@@ -112,6 +115,66 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
   ): Promise<LocalEmbeddingModel> {
     const o = { ...defaultLocalEmbedderOptions, ...options };
     const { sample, seen } = await reservoirSample(documents(), o.maxFitDocuments, o.seed);
+    return LocalEmbeddingModel.fitSample(sample, seen, options);
+  }
+
+  /**
+   * `fit` with the fitting (TF-IDF and the SVD, seconds of CPU on a large KB) on a worker thread: the
+   * caller's thread stays free, e.g. for the graph build and the relation text of an ingest. Only
+   * the sample is drawn here. The same model as `fit`.
+   */
+  static async fitOnWorker(
+    documents: () => AsyncIterable<string> | Iterable<string>,
+    options: LocalEmbedderOptions = {},
+  ): Promise<LocalEmbeddingModel> {
+    const o = { ...defaultLocalEmbedderOptions, ...options };
+    const { sample, seen } = await reservoirSample(documents(), o.maxFitDocuments, o.seed);
+    const file = new URL(
+      import.meta.url.endsWith('.ts') ? './fit-worker.ts' : './fit-worker.js',
+      import.meta.url,
+    );
+    const worker = new Worker(file, { workerData: { sample, seen, options } });
+    try {
+      const [message] = (await once(worker, 'message')) as [
+        | { ok: true; state: PersistedState; projection: SharedArrayBuffer }
+        | { ok: false; error: string; code?: string },
+      ];
+      if (!message.ok) {
+        throw new WeftError({
+          code: message.code === 'WEFT_BAD_INPUT' ? 'WEFT_BAD_INPUT' : 'WEFT_STAGE_FAILED',
+          message: message.error,
+        });
+      }
+      return LocalEmbeddingModel.fromParts(message.state, new Float32Array(message.projection));
+    } finally {
+      await worker.terminate();
+    }
+  }
+
+  /** What `fitOnWorker` sends back across threads. */
+  get parts(): { readonly state: PersistedState; readonly projection: SharedArrayBuffer } {
+    return {
+      state: {
+        format: 'weft-local-embedder/1',
+        dimensions: this.dimensions,
+        tfidf: this.vectorizer.state,
+        fit: this.fitInfo,
+      },
+      projection: this.projection.buffer as SharedArrayBuffer,
+    };
+  }
+
+  private static fromParts(state: PersistedState, projection: Float32Array): LocalEmbeddingModel {
+    return new LocalEmbeddingModel(new TfidfVectorizer(state.tfidf), projection, state.dimensions, state.fit);
+  }
+
+  /** Fits on an already drawn sample of `seen` documents (see `fit`). */
+  static async fitSample(
+    sample: readonly string[],
+    seen: number,
+    options: LocalEmbedderOptions = {},
+  ): Promise<LocalEmbeddingModel> {
+    const o = { ...defaultLocalEmbedderOptions, ...options };
     if (sample.length === 0) {
       throw new WeftError({
         code: 'WEFT_BAD_INPUT',

@@ -213,28 +213,36 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
     if (rows > 0) await table.optimize({ cleanupOlderThan: new Date() });
     options.onProgress?.('text-index', rows);
     const textColumns = relationFields ? [documentColumn, relationsColumn, combinedColumn] : [documentColumn];
-    for (const column of textColumns) {
-      await table.createIndex(column, {
-        config: lancedb.Index.fts({
-          withPosition: false,
-          baseTokenizer: 'simple',
-          stem: true,
-          removeStopWords: true,
-          asciiFolding: true,
-        }),
-      });
-    }
-    if (rows > 0) await table.createIndex('type', { config: lancedb.Index.bitmap() });
+    const textIndexes = async () => {
+      for (const column of textColumns) {
+        await table!.createIndex(column, {
+          config: lancedb.Index.fts({
+            withPosition: false,
+            baseTokenizer: 'simple',
+            stem: true,
+            removeStopWords: true,
+            asciiFolding: true,
+          }),
+        });
+      }
+      if (rows > 0) await table!.createIndex('type', { config: lancedb.Index.bitmap() });
+    };
     const vectorIndexes: Record<string, string> = {};
-    for (const column of vectorColumns) {
-      options.onProgress?.(`vector-index:${column.name}`, rows);
-      vectorIndexes[column.name] = await buildVectorIndex(
-        table,
-        column.name,
-        rows,
-        options.vectorIndex ?? 'auto',
-      );
-    }
+    const annIndexes = async () => {
+      for (const column of vectorColumns) {
+        options.onProgress?.(`vector-index:${column.name}`, rows);
+        vectorIndexes[column.name] = await buildVectorIndex(
+          table!,
+          column.name,
+          rows,
+          options.vectorIndex ?? 'auto',
+        );
+      }
+    };
+    // The text indexes and the ANN index are built at once (LanceDB commits each index on its own);
+    // both are awaited before anything fails, so no build runs on after the table is closed.
+    const built = await Promise.allSettled([textIndexes(), annIndexes()]);
+    for (const result of built) if (result.status === 'rejected') throw result.reason;
     return { rows, table: tableName, vectorIndexes };
   } catch (error) {
     if (error instanceof WeftError) throw error;

@@ -102,17 +102,22 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
       }),
       (async () => {
         await mkdir(join(staging, 'index'));
-        let relations: RelationDocuments | undefined;
-        if (options.relationFields ?? true) {
-          options.onProgress?.('index:relations', 0, summary.edges);
-          relations = await RelationDocuments.build(
-            opened.schema,
-            opened.nodes(),
-            opened.edges(),
-            options.relationLimits,
-          );
-          options.onProgress?.('index:relations', summary.edges, summary.edges);
-        }
+        const relationFields = options.relationFields ?? true;
+        const relations = relationFields
+          ? (async () => {
+              options.onProgress?.('index:relations', 0, summary.edges);
+              const built = await RelationDocuments.build(
+                opened.schema,
+                opened.nodes(),
+                opened.edges(),
+                options.relationLimits,
+              );
+              options.onProgress?.('index:relations', summary.edges, summary.edges);
+              return built;
+            })()
+          : undefined;
+        // A failure surfaces where buildIndexes awaits it; until then it must not go unhandled.
+        relations?.catch(() => {});
         return buildIndexes({
           directory: join(staging, 'index'),
           schema: opened.schema,

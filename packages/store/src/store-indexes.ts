@@ -20,6 +20,11 @@ import {
 import type { SkbNode, SkbSchema, TextIndexV1, TextIndexV2, VectorIndexV1 } from '@weft/spec';
 import type { IndexManifest, OpenedIndexes } from './store-manifest.ts';
 
+/** A node's relation text (see `RelationDocuments`). */
+export interface RelationText {
+  text(id: string): string;
+}
+
 export interface BuildIndexesOptions {
   /** `<store>/index` of the store being built (empty, created by the caller). */
   readonly directory: string;
@@ -31,9 +36,10 @@ export interface BuildIndexesOptions {
   readonly embedder: string;
   /**
    * Each node's relation text (see `RelationDocuments`): when given, the text index gets the
-   * `relations` and `combined` fields besides `document`.
+   * `relations` and `combined` fields besides `document`. A promise is awaited only when the first
+   * rows are written, so it can be built while the embedder is fitted.
    */
-  readonly relations?: { text(id: string): string };
+  readonly relations?: RelationText | Promise<RelationText>;
   readonly onProgress?: (phase: string, done: number, total?: number) => void;
 }
 
@@ -55,7 +61,8 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
   let model: EmbeddingModelV4;
   if (parsed.kind === 'local') {
     options.onProgress?.('fit-embedder', 0, options.nodeCount);
-    const local = await LocalEmbeddingModel.fit(async function* () {
+    // Fitted on a worker thread: this thread meanwhile builds the relation text and the graph.
+    const local = await LocalEmbeddingModel.fitOnWorker(async function* () {
       for await (const node of options.nodes()) yield embeddingText(node);
     });
     await local.save(path.join(storeDirectory, localEmbedderPath));
@@ -65,7 +72,8 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
     model = await createEmbeddingModel(parsed);
   }
 
-  const batches = embeddedBatches(options.nodes(), model, options.relations);
+  const relations = await options.relations;
+  const batches = embeddedBatches(options.nodes(), model, relations);
   const first = await batches.next();
   const dimensions = first.done
     ? model instanceof LocalEmbeddingModel
@@ -81,7 +89,7 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
       options.onProgress?.('embed', embedded, options.nodeCount);
     }
   }
-  const relationFields = options.relations !== undefined;
+  const relationFields = relations !== undefined;
   const written = await writeLanceNodes({
     directory: path.join(storeDirectory, lancePath),
     nodes: records(),
@@ -122,7 +130,7 @@ function embeddingText(node: SkbNode): string {
   return document.length > embeddingCharacters ? document.slice(0, embeddingCharacters) : document;
 }
 
-const embeddingCharacters = 600;
+const embeddingCharacters = 400;
 
 function firstDimensions(batch: readonly LanceNodeRecord[]): number {
   return batch[0]?.vectors?.vector?.length ?? 0;
@@ -136,7 +144,7 @@ function firstDimensions(batch: readonly LanceNodeRecord[]): number {
 async function* embeddedBatches(
   nodes: AsyncIterable<SkbNode>,
   model: EmbeddingModelV4,
-  relations: BuildIndexesOptions['relations'],
+  relations: RelationText | undefined,
 ): AsyncGenerator<LanceNodeRecord[]> {
   const workers = model instanceof LocalEmbeddingModel ? new EmbeddingWorkers(model) : undefined;
   const embed = (texts: readonly string[]) => (workers ? workers.embed(texts) : embedTexts(model, texts));
