@@ -1,8 +1,7 @@
-import { loadArtifact, narrowingTypes, searchText } from '@weft/core';
+import { ArtifactCache, narrowingTypes, searchText } from '@weft/core';
 import { embedMany } from 'ai';
 import { contentWords } from '@weft/linker';
 import type {
-  ArtifactStore,
   Candidate,
   IndexHit,
   Plan,
@@ -92,8 +91,8 @@ export class MixtureTraverser implements TraverserV1 {
   readonly specificationVersion = 'v1';
   readonly name: string;
   private readonly options: MixtureTraverserOptions;
-  /** Loaded gates per artifact store: one traverser serves several stores. */
-  private readonly loaded = new WeakMap<ArtifactStore, Promise<ExpertGateModel | string>>();
+  /** Loaded once per artifact store: one traverser serves several stores. */
+  private readonly gates = new ArtifactCache<ExpertGateModel>(expertGateArtifact);
 
   constructor(options: MixtureTraverserOptions = {}) {
     this.name = options.name ?? 'mixrag';
@@ -303,30 +302,10 @@ export class MixtureTraverser implements TraverserV1 {
     return gate ? gateWeights(gate, outputs.features) : uniformWeights();
   }
 
+  /** The fitted gate of this context's store; without one the experts weigh equally (and the trace says why). */
   private async gate(context: RetrievalContext): Promise<ExpertGateModel | undefined> {
     if (this.options.gate) return this.options.gate;
-    const artifact = this.options.artifact;
-    if (!artifact) return undefined;
-    const artifacts = context.artifacts;
-    if (!artifacts) {
-      context.warn?.(
-        `no artifact store: the MixRAG gate is untrained, experts weigh equally (artifact "${artifact}")`,
-      );
-      return undefined;
-    }
-    let pending = this.loaded.get(artifacts);
-    if (!pending) {
-      pending = loadArtifact<ExpertGateModel>(artifacts, artifact, expertGateArtifact).then((load) =>
-        load.status === 'loaded' ? load.value : `${load.message} (the MixRAG experts weigh equally)`,
-      );
-      this.loaded.set(artifacts, pending);
-    }
-    const gate = await pending;
-    if (typeof gate === 'string') {
-      context.warn?.(gate);
-      return undefined;
-    }
-    return gate;
+    return this.options.artifact ? this.gates.get(context, this.options.artifact) : undefined;
   }
 
   /** Mixes the experts' reciprocal-rank scores with the gate's weights. */
