@@ -8,7 +8,6 @@ export type ApiErrorCode =
   | 'WEFT_QUERY_TOO_LONG'
   | 'WEFT_LIMIT_OUT_OF_RANGE'
   | 'WEFT_NOT_FOUND'
-  | 'WEFT_NOT_IMPLEMENTED'
   | 'WEFT_TIMEOUT'
   | 'WEFT_ABORTED'
   | 'WEFT_UNAVAILABLE'
@@ -21,7 +20,7 @@ export interface ApiErrorBody {
 
 /** An error that becomes a JSON response with `status`; anything else thrown becomes a 500. */
 export class ApiError extends Error {
-  readonly status: 400 | 404 | 413 | 415 | 499 | 500 | 501 | 503 | 504;
+  readonly status: 400 | 404 | 413 | 415 | 499 | 500 | 503 | 504;
   readonly code: ApiErrorCode;
   readonly details: unknown;
 

@@ -63,11 +63,24 @@ export function apiRoutes(s: ApiSchemas) {
   const ask = createRoute({
     method: 'post',
     path: '/ask',
-    summary: 'Answer a question in words, streamed as server-sent events — not implemented yet',
-    request: { body: { content: { 'application/json': { schema: s.askRequest } } } },
+    summary: 'Answer a question from the store, citing node ids, streamed as server-sent events',
+    description:
+      'Events: `evidence` (the stack, the ranking and the evidence the answer rests on), then `delta` ' +
+      '(`{text}`, as the model writes) and last `done` (the answer, each citation checked against the ' +
+      'evidence, the sentences that cite nothing, and `status`: answered, no-model, aborted or failed). ' +
+      'Without a model on the server (`weft serve --model`) only the evidence comes, with status no-model.',
+    request: { body: { content: { 'application/json': { schema: s.askRequest } }, required: true } },
     responses: {
-      501: json(s.error, 'WEFT_NOT_IMPLEMENTED: Weft has no answers feature yet; use POST /query'),
+      200: {
+        content: { 'text/event-stream': { schema: s.askEvents } },
+        description: 'events: evidence, delta…, done',
+      },
+      400: badInput,
       413: json(s.error, 'WEFT_BODY_TOO_LARGE'),
+      415: json(s.error, 'WEFT_UNSUPPORTED_MEDIA_TYPE: the body is not declared as JSON'),
+      500: json(s.error, 'WEFT_RUNTIME: the retrieval failed'),
+      503: unavailable,
+      504: json(s.error, 'WEFT_TIMEOUT: the retrieval ran past the per-request timeout and was aborted'),
     },
   });
 

@@ -156,7 +156,40 @@ export function apiSchemas(limits: ServerLimits) {
     })
     .openapi('Health');
 
-  const askRequest = z.looseObject({ question: z.string().optional() }).openapi('AskRequest');
+  const askRequest = z
+    .strictObject({
+      question: z
+        .string()
+        .max(limits.maxQueryChars)
+        .refine((text) => text.trim() !== '', { message: 'the question is empty' })
+        .openapi({ example: 'Which kind of headache affects mostly women?' }),
+      stack: z
+        .string()
+        .optional()
+        .openapi({ description: 'the stack that gathers the evidence (default: the default stack)' }),
+      limit: z
+        .int()
+        .min(1)
+        .max(limits.maxLimit)
+        .optional()
+        .openapi({
+          description: 'nodes retrieved (default 20); the best ten and their paths are the evidence',
+        }),
+      maxEvidenceTokens: z
+        .int()
+        .min(50)
+        .max(8000)
+        .optional()
+        .openapi({ description: 'token budget of the evidence (default 1500)' }),
+    })
+    .openapi('AskRequest');
+
+  const askEvents = z.string().openapi({
+    example:
+      'event: evidence\ndata: {"question":"…","stack":"default","results":["…"],"evidence":{…}}\n\n' +
+      'event: delta\ndata: {"text":"The …"}\n\n' +
+      'event: done\ndata: {"status":"answered","answer":"…","citations":[…],…}\n\n',
+  });
 
   return {
     error,
@@ -168,6 +201,7 @@ export function apiSchemas(limits: ServerLimits) {
     nodeResponse,
     healthResponse,
     askRequest,
+    askEvents,
   };
 }
 

@@ -1,4 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import {
+  evidenceJson,
+  type GroundedAnswerStream,
+  groundedAnswerJson,
+  streamGroundedAnswer,
+} from '@weft/answer';
 import { retrieve, WeftError } from '@weft/core';
 import { fetchLabels, mentionedIds, queryResultJson } from '@weft/explain';
 import type { StackCreateOptions, StackRegistry } from '@weft/stacks';
@@ -7,6 +13,7 @@ import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { ApiError } from './api-error.ts';
@@ -48,11 +55,11 @@ function validationError(error: ZodError, limits: ServerLimits): ApiError {
   const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   const first = error.issues[0];
   const field = first?.path[0];
-  if (field === 'query' && first?.code === 'too_big')
+  if ((field === 'query' || field === 'question') && first?.code === 'too_big')
     return new ApiError(
       400,
       'WEFT_QUERY_TOO_LONG',
-      `the query is longer than ${limits.maxQueryChars} characters`,
+      `the ${field} is longer than ${limits.maxQueryChars} characters`,
     );
   if (
     field === 'limit' &&
@@ -83,20 +90,23 @@ function errorResponse(c: Context, error: unknown): Response {
   return c.json(api.body(), api.status as ContentfulStatusCode);
 }
 
-/**
- * Runs one request's work with its own abort signal, which fires on the per-request timeout, when
- * the client goes away, or when a shutdown stops waiting. The answer goes out when the signal fires
- * even if a stage does not honour it; the work stays tracked until it settles, so a shutdown never
- * closes the store under it.
- */
-async function withDeadline<T>(
-  c: Context,
-  tracker: RequestTracker,
-  timeoutMs: number,
-  work: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
+interface Deadline {
+  /** Fires on the per-request timeout, when the client goes away, or when a shutdown stops waiting. */
+  readonly signal: AbortSignal;
+  /** Why the signal fired, if it did. */
+  readonly cause: 'timeout' | 'client' | 'shutdown' | undefined;
+  /**
+   * Waits for `work` (tracked in flight until it settles), or answers as soon as the signal fires even
+   * if a stage does not honour it; an abort becomes the ApiError of its cause.
+   */
+  run<T>(work: Promise<T>): Promise<T>;
+  dispose(): void;
+}
+
+/** One request's abort signal and the timer and listeners behind it. */
+function requestDeadline(c: Context, tracker: RequestTracker, timeoutMs: number): Deadline {
   const controller = new AbortController();
-  let cause: 'timeout' | 'client' | 'shutdown' | undefined;
+  let cause: Deadline['cause'];
   const stop = (why: 'timeout' | 'client' | 'shutdown') => {
     cause ??= why;
     controller.abort(
@@ -115,29 +125,55 @@ async function withDeadline<T>(
     onAbort = () => reject(controller.signal.reason);
     controller.signal.addEventListener('abort', onAbort, { once: true });
   });
+  // Nobody may be racing it when it fires (a stream outlives its run).
+  aborted.catch(() => {});
+  return {
+    signal: controller.signal,
+    get cause() {
+      return cause;
+    },
+    async run(work) {
+      try {
+        return await Promise.race([tracker.track(work), aborted]);
+      } catch (error) {
+        if (cause === 'timeout')
+          throw new ApiError(
+            504,
+            'WEFT_TIMEOUT',
+            `the request ran past the ${timeoutMs} ms limit and was aborted`,
+          );
+        if (cause === 'client') throw new ApiError(499, 'WEFT_ABORTED', 'the client went away');
+        if (cause === 'shutdown') throw new ApiError(503, 'WEFT_UNAVAILABLE', 'the server is shutting down');
+        throw error;
+      }
+    },
+    dispose() {
+      clearTimeout(timer);
+      clientSignal.removeEventListener('abort', onClient);
+      tracker.stopSignal.removeEventListener('abort', onShutdown);
+      if (onAbort) controller.signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** Runs one request's work under its deadline (see `requestDeadline`). */
+async function withDeadline<T>(
+  c: Context,
+  tracker: RequestTracker,
+  timeoutMs: number,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const deadline = requestDeadline(c, tracker, timeoutMs);
   try {
-    return await Promise.race([tracker.track(work(controller.signal)), aborted]);
-  } catch (error) {
-    if (cause === 'timeout')
-      throw new ApiError(
-        504,
-        'WEFT_TIMEOUT',
-        `the request ran past the ${timeoutMs} ms limit and was aborted`,
-      );
-    if (cause === 'client') throw new ApiError(499, 'WEFT_ABORTED', 'the client went away');
-    if (cause === 'shutdown') throw new ApiError(503, 'WEFT_UNAVAILABLE', 'the server is shutting down');
-    throw error;
+    return await deadline.run(work(deadline.signal));
   } finally {
-    clearTimeout(timer);
-    clientSignal.removeEventListener('abort', onClient);
-    tracker.stopSignal.removeEventListener('abort', onShutdown);
-    if (onAbort) controller.signal.removeEventListener('abort', onAbort);
+    deadline.dispose();
   }
 }
 
 /**
  * The HTTP API over one opened store: `POST /query`, `GET /stacks`, `GET /nodes/{id}`, `GET /health`,
- * `POST /ask` (501 until Weft has answers), `GET /openapi.json`, and static assets for the rest.
+ * `POST /ask` (the answer as server-sent events), `GET /openapi.json`, and static assets for the rest.
  */
 export function createApp(options: AppOptions): WeftApp {
   const limits: ServerLimits = { ...defaultLimits, ...options.limits };
@@ -172,7 +208,7 @@ export function createApp(options: AppOptions): WeftApp {
     else if (status === 499 || status === 503) tracker.count('aborted');
     else if (status === 504) tracker.count('timedOut');
     else if (status < 500) tracker.count('rejected');
-    else if (status !== 501) tracker.count('failed');
+    else tracker.count('failed');
   });
   // Refused before the body is read (Content-Length) or as soon as a streamed body passes the limit.
   const limitBody = bodyLimit({
@@ -200,22 +236,25 @@ export function createApp(options: AppOptions): WeftApp {
       );
     await next();
   };
+  const knownStack = (name: string | undefined): string => {
+    const stackName = name ?? registry.defaultName;
+    if (pool.has(stackName)) return stackName;
+    const stacks = registry.list().map((e) => e.name);
+    throw new ApiError(
+      400,
+      'WEFT_UNKNOWN_STACK',
+      `unknown stack "${stackName}" (stacks: ${stacks.join(', ')})`,
+      {
+        stacks,
+      },
+    );
+  };
   app.use('/query', limitBody, jsonOnly);
   app.use('/ask', limitBody, jsonOnly);
 
   app.openapi(routes.query, async (c) => {
     const body = c.req.valid('json');
-    const stackName = body.stack ?? registry.defaultName;
-    if (!pool.has(stackName))
-      throw new ApiError(
-        400,
-        'WEFT_UNKNOWN_STACK',
-        `unknown stack "${stackName}" (stacks: ${registry
-          .list()
-          .map((e) => e.name)
-          .join(', ')})`,
-        { stacks: registry.list().map((e) => e.name) },
-      );
+    const stackName = knownStack(body.stack);
     const explain = body.explain === true;
     const json = await withDeadline(c, tracker, limits.timeoutMs, async (abortSignal) => {
       const retriever = await pool.get(stackName);
@@ -291,16 +330,60 @@ export function createApp(options: AppOptions): WeftApp {
     return tracker.draining ? c.json(body, 503) : c.json(body, 200);
   });
 
-  app.openapi(routes.ask, (c) =>
-    c.json(
-      new ApiError(
-        501,
-        'WEFT_NOT_IMPLEMENTED',
-        'POST /ask will stream an answer in words once Weft has an answers feature; until then use POST /query',
-      ).body(),
-      501,
-    ),
-  );
+  app.openapi(routes.ask, async (c) => {
+    const body = c.req.valid('json');
+    const stackName = knownStack(body.stack);
+    const model = options.createOptions?.languageModel;
+    const deadline = requestDeadline(c, tracker, limits.timeoutMs);
+    let answer: GroundedAnswerStream;
+    try {
+      // Retrieval and evidence run before the stream opens, so that their errors are plain JSON.
+      answer = await deadline.run(
+        (async () =>
+          streamGroundedAnswer({
+            question: body.question,
+            retriever: await pool.get(stackName),
+            graph: store.graph,
+            ...(model ? { model } : {}),
+            limit: body.limit ?? 20,
+            evidence: { maxTokens: body.maxEvidenceTokens ?? 1500 },
+            abortSignal: deadline.signal,
+          }))(),
+      );
+    } catch (error) {
+      deadline.dispose();
+      throw error;
+    }
+    const send = (stream: SSEStreamingApi, event: string, data: unknown) =>
+      stream.writeSSE({ event, data: JSON.stringify(data) });
+    return streamSSE(c, async (stream) => {
+      try {
+        await tracker.track(
+          (async () => {
+            await send(stream, 'evidence', {
+              question: body.question,
+              stack: stackName,
+              results: answer.retrieval.ranking.map((r) => r.id),
+              evidence: evidenceJson(answer.evidence),
+              llmCalls: answer.retrieval.trace.llmCalls,
+            });
+            // A write to a client that has gone fails; the model's stream is aborted by then.
+            for await (const text of answer.textStream) await send(stream, 'delta', { text });
+            const done = await answer.finished();
+            await send(stream, 'done', {
+              ...groundedAnswerJson(done),
+              ...(done.status === 'no-model'
+                ? { note: 'the server has no model (weft serve --model SPEC): evidence only' }
+                : {}),
+              ...(done.status === 'aborted' && deadline.cause ? { reason: deadline.cause } : {}),
+            });
+          })(),
+        );
+      } finally {
+        deadline.dispose();
+      }
+    });
+  });
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

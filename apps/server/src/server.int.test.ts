@@ -167,19 +167,13 @@ describe('weft serve API on a real store', () => {
     expect(products.nodes).toHaveLength(1);
   });
 
-  it('answers an unknown node, an unknown route and /ask with JSON errors', async () => {
+  it('answers an unknown node and an unknown route with JSON errors', async () => {
     const unknown = await fetch(`${handle.url}/nodes/nope`);
     expect(unknown.status).toBe(404);
     expect((await readJson(unknown, 'error')).error.code).toBe('WEFT_NOT_FOUND');
     const route = await fetch(`${handle.url}/nowhere`);
     expect(route.status).toBe(404);
     expect((await readJson(route, 'error')).error.code).toBe('WEFT_NOT_FOUND');
-    const ask = await post(handle, '/ask', { question: 'which lens for birds?' });
-    expect(ask.status).toBe(501);
-    expect((await readJson(ask, 'error')).error).toMatchObject({
-      code: 'WEFT_NOT_IMPLEMENTED',
-      message: expect.stringMatching(/POST \/query/),
-    });
   });
 
   it.each([

@@ -13,3 +13,4 @@ export {
   type StreamGroundedAnswerOptions,
   streamGroundedAnswer,
 } from './stream-grounded-answer.ts';
+export { evidenceJson, type GroundedAnswerJson, groundedAnswerJson } from './answer-json.ts';

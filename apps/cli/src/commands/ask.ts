@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { streamGroundedAnswer } from '@weft/answer';
+import { evidenceJson, groundedAnswerJson, streamGroundedAnswer } from '@weft/answer';
 import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
 import {
   hasModel,
@@ -84,24 +84,11 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
             `${JSON.stringify({
               question,
               stack: retriever.name,
-              status: done.status,
               ...(done.status === 'no-model'
                 ? { note: 'no model was given (--model SPEC or WEFT_MODEL): evidence only' }
                 : {}),
-              answer: done.text,
-              marked: done.marked,
-              citations: done.citations.map(({ id, valid }) => ({ id, valid })),
-              invalidCitations: done.invalid,
-              uncitedClaims: done.uncited,
-              ...(done.error ? { error: done.error } : {}),
-              ...(done.usage ? { usage: done.usage } : {}),
-              evidence: {
-                nodes: answer.evidence.nodes,
-                paths: answer.evidence.paths,
-                subgraph: answer.evidence.subgraph,
-                tokens: answer.evidence.tokens,
-                truncated: answer.evidence.truncated,
-              },
+              ...groundedAnswerJson(done),
+              evidence: evidenceJson(answer.evidence),
               retrieval: {
                 results: answer.retrieval.ranking.map((c) => c.id),
                 llmCalls: answer.retrieval.trace.llmCalls,
