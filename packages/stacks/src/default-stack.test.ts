@@ -1,0 +1,81 @@
+import type { ArtifactEnvelope } from '@weft/core';
+import { toyContext } from '@weft/core/test';
+import type { LexicalPlannerModel } from '@weft/planner-lexical';
+import type { ArtifactStore, SkbQuery } from '@weft/spec';
+import { describe, expect, it } from 'vitest';
+import { defaultStack } from './default-stack.ts';
+
+function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown> } {
+  const stored = new Map<string, unknown>();
+  return {
+    stored,
+    async get<T>(name: string) {
+      return stored.get(name) as T | undefined;
+    },
+    async put(name: string, value: unknown) {
+      stored.set(name, value);
+    },
+  };
+}
+
+const queries: SkbQuery[] = [
+  ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
+  ['products by Canon', ['p:eos', 'p:ef']],
+  ['products by Leica', ['p:q2']],
+  ['what works with the Canon EOS 90D', ['p:ef']],
+  ['what works with the Nikon D850', ['p:nikkor']],
+  ['what works with the Nikon D3500', ['p:nikkor']],
+  ['lenses made by Nikon', ['p:nikkor']],
+  ['lenses made by Canon', ['p:ef']],
+  ['a light entry level camera', ['p:d3500']],
+  ['a rangefinder style compact with a fixed lens', ['p:q2']],
+  // A mention that names no anchor (the Leica Q2 is next to neither answer): the mention model's negatives.
+  ['a camera like the Leica Q2 but made by Nikon', ['p:d850', 'p:d3500']],
+  ['a lens like the Canon EF 100-400mm but made by Nikon', ['p:nikkor']],
+].map(([query, answers], i) => ({
+  id: `q${i}`,
+  query: query as string,
+  answers: answers as string[],
+  split: i % 3 === 2 ? 'val' : 'train',
+}));
+
+const sets = [
+  {
+    name: 'toy',
+    train: queries.filter((q) => q.split === 'train'),
+    val: queries.filter((q) => q.split === 'val'),
+  },
+];
+
+interface MentionChoice {
+  readonly mentionModel: boolean;
+  readonly val: number;
+}
+
+describe('default stack training', () => {
+  it('keeps the mention model only when the stack does better with it on val, and says which', async () => {
+    const artifacts = memoryArtifacts();
+    const store = { context: { ...toyContext(), artifacts } };
+    const report = await defaultStack.train!(store, { sets, artifacts });
+    const tried = (report.details as { planner: { mentionModel: MentionChoice[] } }).planner.mentionModel;
+    // Labelled queries teach the mention model, so both planners were tried, the simpler one first.
+    expect(tried.map((t) => t.mentionModel)).toEqual([false, true]);
+    const stored = artifacts.stored.get('default.planner-lexical') as ArtifactEnvelope<LexicalPlannerModel>;
+    const kept = tried[1]!.val > tried[0]!.val;
+    expect(stored.value.mentions !== undefined).toBe(kept);
+    expect(report.summary).toContain(`mention model ${kept ? 'kept' : 'dropped'}`);
+  });
+
+  it('tries no mention model when only synthesised queries teach it', async () => {
+    const artifacts = memoryArtifacts();
+    const store = { context: { ...toyContext(), artifacts } };
+    const report = await defaultStack.train!(store, {
+      sets: sets.map((set) => ({ ...set, synthesized: true })),
+      artifacts,
+    });
+    const tried = (report.details as { planner: { mentionModel: MentionChoice[] } }).planner.mentionModel;
+    expect(tried).toEqual([{ mentionModel: false, val: expect.any(Number) }]);
+    expect(report.summary).toContain('no labelled queries');
+    expect(report.summary).not.toContain('mention model');
+  });
+});
