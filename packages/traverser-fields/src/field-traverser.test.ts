@@ -67,6 +67,28 @@ describe('FieldTraverser', () => {
     expect(nikkor?.scores.anchorLink).toBeCloseTo(0.9);
   });
 
+  it('keeps a named node adjacent to what another mention names, never to its own mention', async () => {
+    const query = 'the lens made by Nikon, the Nikkor 200-500';
+    const nikkor = {
+      mention: 'Nikkor 200-500',
+      confidence: 0.8,
+      candidates: [{ id: 'p:nikkor', type: 'product', score: 1 }],
+    };
+    // Both sides: from the named nodes' neighbour lists, and from the candidates' when those are cut.
+    for (const neighborsPerNode of [300, 1]) {
+      const candidates = await new FieldTraverser({ neighborsPerNode }).doTraverse({
+        query,
+        plan: plan(query, [nikon, nikkor]),
+        limit: 20,
+        context: { ...context, graph: new MockGraphStore(toySkb()) },
+      });
+      const named = candidates.find((c) => c.id === 'p:nikkor');
+      expect(named?.scores.anchorSelf).toBeCloseTo(0.8);
+      expect(named?.scores.anchorLink).toBeCloseTo(0.9);
+      expect(named?.trajectories.map((t) => t.hops[0]!.node)).toEqual(['b:nikon']);
+    }
+  });
+
   it('returns nothing for an empty query and uses a prepared handle without searching again', async () => {
     const traverser = new FieldTraverser();
     expect(await traverser.doTraverse({ query: ' ', plan: plan(' '), limit: 5, context })).toEqual([]);

@@ -195,8 +195,11 @@ export class FieldTraverser implements TraverserV1 {
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
     for (const n of neighbours) {
-      if (owners.has(n.node)) continue;
+      // A named node next to a node another mention names still counts as adjacent ("the hypernym
+      // of 'cucumber' (a melon vine …)" names its answer); a mention never links its own namesakes.
+      const namedBy = new Set((owners.get(n.node) ?? []).map((o) => o.anchor));
       for (const owner of owners.get(n.seed) ?? []) {
+        if (namedBy.has(owner.anchor)) continue;
         const list = out.get(n.node) ?? out.set(n.node, []).get(n.node)!;
         list.push({
           anchor: owner.anchor,
@@ -299,7 +302,7 @@ export class FieldTraverser implements TraverserV1 {
         list.push({ anchor: index, weight: anchor.confidence * node.score, type: node.type });
       }
     });
-    const seeds = pool.ids.filter((id) => !pool.adjacency.has(id) && !named.has(id));
+    const seeds = pool.ids.filter((id) => !pool.adjacency.has(id));
     if (named.size === 0 || seeds.length === 0) return;
     const neighbours = await context.graph.doNeighbors({
       seeds,
@@ -310,7 +313,9 @@ export class FieldTraverser implements TraverserV1 {
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
     for (const n of neighbours) {
+      const namedBy = new Set((named.get(n.seed) ?? []).map((o) => o.anchor));
       for (const owner of named.get(n.node) ?? []) {
+        if (namedBy.has(owner.anchor)) continue;
         const list = pool.adjacency.get(n.seed) ?? pool.adjacency.set(n.seed, []).get(n.seed)!;
         list.push({
           anchor: owner.anchor,
