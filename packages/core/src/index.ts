@@ -12,6 +12,7 @@ export { stableHash, stableSample } from './learn/stable-sample.ts';
 export { LlmMeter, type LlmUsage } from './llm/llm-meter.ts';
 export { meterEmbeddingModel } from './llm/meter-embedding-model.ts';
 export { activeMeters, withMeters } from './llm/meter-scope.ts';
+export { importOptionalProvider, splitBaseUrlSpec } from './llm/provider-spec.ts';
 export {
   callFailure,
   type MeteringMiddlewareOptions,

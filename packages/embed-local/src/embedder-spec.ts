@@ -1,5 +1,5 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import { WeftError } from '@weft/core';
+import { importOptionalProvider, splitBaseUrlSpec, WeftError } from '@weft/core';
 import { LocalEmbeddingModel } from './local-embedding-model.ts';
 
 /** A parsed `--embedder` value. */
@@ -36,10 +36,9 @@ export function parseEmbedderSpec(spec: string): EmbedderSpec {
       if (!rest) throw bad(spec, `${provider} needs a model name`);
       return { kind: provider, model: rest };
     case 'openai-compatible': {
-      // Host, optional numeric :port, a path without ':', then ':' and the model (which may hold ':').
-      const match = /^(https?:\/\/[^/:\s]+(?::\d+)?(?:\/[^:\s]*)?):(.+)$/.exec(rest);
-      if (!match) throw bad(spec, 'openai-compatible needs <http(s) base URL>:<model>');
-      return { kind: 'openai-compatible', baseURL: match[1]!.replace(/\/$/, ''), model: match[2]! };
+      const split = splitBaseUrlSpec(rest);
+      if (!split) throw bad(spec, 'openai-compatible needs <http(s) base URL>:<model>');
+      return { kind: 'openai-compatible', ...split };
     }
     default:
       throw bad(spec, `unknown embedder provider "${provider}"`);
@@ -51,18 +50,6 @@ export interface CreateEmbeddingModelOptions {
   readonly localDirectory?: string;
   /** Environment for API keys and base URLs; `process.env` by default. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-}
-
-async function optionalImport<T>(name: string): Promise<T> {
-  try {
-    return (await import(name)) as T;
-  } catch (error) {
-    throw new WeftError({
-      code: 'WEFT_UNSUPPORTED',
-      message: `this embedder needs the optional package ${name}; install it next to weft (e.g. pnpm add ${name})`,
-      cause: error,
-    });
-  }
 }
 
 /**
@@ -85,22 +72,28 @@ export async function createEmbeddingModel(
       }
       return LocalEmbeddingModel.load(options.localDirectory);
     case 'openai': {
-      const { createOpenAI } = await optionalImport<typeof import('@ai-sdk/openai')>('@ai-sdk/openai');
+      const { createOpenAI } = await importOptionalProvider<typeof import('@ai-sdk/openai')>(
+        '@ai-sdk/openai',
+        'this embedder',
+      );
       return createOpenAI({
         ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
         ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
       }).embedding(parsed.model);
     }
     case 'ollama': {
-      const { createOllama } =
-        await optionalImport<typeof import('ollama-ai-provider-v2')>('ollama-ai-provider-v2');
+      const { createOllama } = await importOptionalProvider<typeof import('ollama-ai-provider-v2')>(
+        'ollama-ai-provider-v2',
+        'this embedder',
+      );
       return createOllama(env.OLLAMA_BASE_URL ? { baseURL: env.OLLAMA_BASE_URL } : {}).embedding(
         parsed.model,
       );
     }
     case 'openai-compatible': {
-      const { createOpenAICompatible } =
-        await optionalImport<typeof import('@ai-sdk/openai-compatible')>('@ai-sdk/openai-compatible');
+      const { createOpenAICompatible } = await importOptionalProvider<
+        typeof import('@ai-sdk/openai-compatible')
+      >('@ai-sdk/openai-compatible', 'this embedder');
       return createOpenAICompatible({
         name: 'openai-compatible',
         baseURL: parsed.baseURL,

@@ -11,12 +11,7 @@ import type {
 import { seededRandom, WeftError } from '@weft/core';
 import { projectSparse } from './project-sparse.ts';
 import { randomizedSvd, toCsr } from './randomized-svd.ts';
-import {
-  type SparseVector,
-  type TfidfOptions,
-  type TfidfState,
-  TfidfVectorizer,
-} from './tfidf-vectorizer.ts';
+import { type TfidfOptions, type TfidfState, TfidfVectorizer } from './tfidf-vectorizer.ts';
 
 export interface LocalEmbedderOptions extends Partial<TfidfOptions> {
   /** Embedding size (the LSA rank). */

@@ -1,5 +1,5 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { WeftError } from '@weft/core';
+import { importOptionalProvider, splitBaseUrlSpec, WeftError } from '@weft/core';
 
 /** A parsed `--model` value. */
 export type ModelSpec =
@@ -20,28 +20,6 @@ function bad(spec: string, why: string): WeftError {
 }
 
 /**
- * `http://host:8080/v1:model` → base URL and model. A `:digits` right after the host is always the
- * port (a regular expression would let `http://host:8080/v1` read as host `host`, model `8080/v1`);
- * the path runs to the next ':', and the model (which may hold ':') follows it.
- */
-function splitBaseUrl(rest: string): { baseURL: string; model: string } | undefined {
-  const scheme = /^https?:\/\//.exec(rest);
-  if (!scheme) return undefined;
-  let i = scheme[0].length;
-  const hostEnd = rest.slice(i).search(/[/:\s]/);
-  if (hostEnd <= 0) return undefined;
-  i += hostEnd;
-  const port = /^:\d+(?=[/:]|$)/.exec(rest.slice(i));
-  if (port) i += port[0].length;
-  const colon = rest.indexOf(':', i);
-  if (colon < 0) return undefined;
-  const baseURL = rest.slice(0, colon).replace(/\/$/, '');
-  const model = rest.slice(colon + 1);
-  if (!model.trim() || /\s/.test(baseURL)) return undefined;
-  return { baseURL, model };
-}
-
-/**
  * Parses `openai:gpt-4o-mini`, `anthropic:claude-haiku-4-5`, `ollama:llama3.1` or
  * `openai-compatible:http://127.0.0.1:8080/v1:llama-3.1-8b` (the model is what follows the URL's
  * path, and may itself hold ':'). The same syntax as `--embedder` (`parseEmbedderSpec`).
@@ -58,7 +36,7 @@ export function parseModelSpec(spec: string): ModelSpec {
       if (!rest.trim()) throw bad(spec, `${provider} needs a model name`);
       return { kind: provider, model: rest.trim() };
     case 'openai-compatible': {
-      const split = splitBaseUrl(rest);
+      const split = splitBaseUrlSpec(rest);
       if (!split) throw bad(spec, 'openai-compatible needs <http(s) base URL>:<model>');
       return { kind: 'openai-compatible', ...split };
     }
@@ -70,18 +48,6 @@ export function parseModelSpec(spec: string): ModelSpec {
 export interface CreateLanguageModelOptions {
   /** Environment for API keys and base URLs; `process.env` by default. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-}
-
-async function optionalImport<T>(name: string): Promise<T> {
-  try {
-    return (await import(name)) as T;
-  } catch (error) {
-    throw new WeftError({
-      code: 'WEFT_UNSUPPORTED',
-      message: `this model needs the optional package ${name}; install it next to weft (e.g. pnpm add ${name})`,
-      cause: error,
-    });
-  }
 }
 
 function requireKey(env: CreateLanguageModelOptions['env'], name: string, spec: string): string {
@@ -114,30 +80,38 @@ export async function createLanguageModel(
     case 'openai': {
       const baseURL = env.OPENAI_BASE_URL;
       const apiKey = baseURL ? env.OPENAI_API_KEY : requireKey(env, 'OPENAI_API_KEY', text);
-      const { createOpenAI } = await optionalImport<typeof import('@ai-sdk/openai')>('@ai-sdk/openai');
+      const { createOpenAI } = await importOptionalProvider<typeof import('@ai-sdk/openai')>(
+        '@ai-sdk/openai',
+        'this model',
+      );
       return createOpenAI({ ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}) }).chat(
         parsed.model,
       );
     }
     case 'anthropic': {
       const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', text);
-      const { createAnthropic } =
-        await optionalImport<typeof import('@ai-sdk/anthropic')>('@ai-sdk/anthropic');
+      const { createAnthropic } = await importOptionalProvider<typeof import('@ai-sdk/anthropic')>(
+        '@ai-sdk/anthropic',
+        'this model',
+      );
       return createAnthropic({
         apiKey,
         ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
       }).languageModel(parsed.model);
     }
     case 'ollama': {
-      const { createOllama } =
-        await optionalImport<typeof import('ollama-ai-provider-v2')>('ollama-ai-provider-v2');
+      const { createOllama } = await importOptionalProvider<typeof import('ollama-ai-provider-v2')>(
+        'ollama-ai-provider-v2',
+        'this model',
+      );
       return createOllama(env.OLLAMA_BASE_URL ? { baseURL: env.OLLAMA_BASE_URL } : {}).languageModel(
         parsed.model,
       );
     }
     case 'openai-compatible': {
-      const { createOpenAICompatible } =
-        await optionalImport<typeof import('@ai-sdk/openai-compatible')>('@ai-sdk/openai-compatible');
+      const { createOpenAICompatible } = await importOptionalProvider<
+        typeof import('@ai-sdk/openai-compatible')
+      >('@ai-sdk/openai-compatible', 'this model');
       return createOpenAICompatible({
         name: 'openai-compatible',
         baseURL: parsed.baseURL,
