@@ -2,6 +2,9 @@ import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import { importOptionalProvider, splitBaseUrlSpec, WeftError } from '@weft/core';
 import { LocalEmbeddingModel } from './local-embedding-model.ts';
 
+/** An optional provider package, resolved from this package (where it is a dependency). */
+const loadProvider = <T>(name: string) => importOptionalProvider<T>(name, 'this embedder', (n) => import(n));
+
 /** A parsed `--embedder` value. */
 export type EmbedderSpec =
   | { readonly kind: 'local' }
@@ -72,28 +75,22 @@ export async function createEmbeddingModel(
       }
       return LocalEmbeddingModel.load(options.localDirectory);
     case 'openai': {
-      const { createOpenAI } = await importOptionalProvider<typeof import('@ai-sdk/openai')>(
-        '@ai-sdk/openai',
-        'this embedder',
-      );
+      const { createOpenAI } = await loadProvider<typeof import('@ai-sdk/openai')>('@ai-sdk/openai');
       return createOpenAI({
         ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
         ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
       }).embedding(parsed.model);
     }
     case 'ollama': {
-      const { createOllama } = await importOptionalProvider<typeof import('ollama-ai-provider-v2')>(
-        'ollama-ai-provider-v2',
-        'this embedder',
-      );
+      const { createOllama } =
+        await loadProvider<typeof import('ollama-ai-provider-v2')>('ollama-ai-provider-v2');
       return createOllama(env.OLLAMA_BASE_URL ? { baseURL: env.OLLAMA_BASE_URL } : {}).embedding(
         parsed.model,
       );
     }
     case 'openai-compatible': {
-      const { createOpenAICompatible } = await importOptionalProvider<
-        typeof import('@ai-sdk/openai-compatible')
-      >('@ai-sdk/openai-compatible', 'this embedder');
+      const { createOpenAICompatible } =
+        await loadProvider<typeof import('@ai-sdk/openai-compatible')>('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'openai-compatible',
         baseURL: parsed.baseURL,

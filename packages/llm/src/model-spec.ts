@@ -1,6 +1,9 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { importOptionalProvider, splitBaseUrlSpec, WeftError } from '@weft/core';
 
+/** An optional provider package, resolved from this package (where it is a dependency). */
+const loadProvider = <T>(name: string) => importOptionalProvider<T>(name, 'this model', (n) => import(n));
+
 /** A parsed `--model` value. */
 export type ModelSpec =
   | { readonly kind: 'openai'; readonly model: string }
@@ -80,38 +83,29 @@ export async function createLanguageModel(
     case 'openai': {
       const baseURL = env.OPENAI_BASE_URL;
       const apiKey = baseURL ? env.OPENAI_API_KEY : requireKey(env, 'OPENAI_API_KEY', text);
-      const { createOpenAI } = await importOptionalProvider<typeof import('@ai-sdk/openai')>(
-        '@ai-sdk/openai',
-        'this model',
-      );
+      const { createOpenAI } = await loadProvider<typeof import('@ai-sdk/openai')>('@ai-sdk/openai');
       return createOpenAI({ ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}) }).chat(
         parsed.model,
       );
     }
     case 'anthropic': {
       const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', text);
-      const { createAnthropic } = await importOptionalProvider<typeof import('@ai-sdk/anthropic')>(
-        '@ai-sdk/anthropic',
-        'this model',
-      );
+      const { createAnthropic } = await loadProvider<typeof import('@ai-sdk/anthropic')>('@ai-sdk/anthropic');
       return createAnthropic({
         apiKey,
         ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
       }).languageModel(parsed.model);
     }
     case 'ollama': {
-      const { createOllama } = await importOptionalProvider<typeof import('ollama-ai-provider-v2')>(
-        'ollama-ai-provider-v2',
-        'this model',
-      );
+      const { createOllama } =
+        await loadProvider<typeof import('ollama-ai-provider-v2')>('ollama-ai-provider-v2');
       return createOllama(env.OLLAMA_BASE_URL ? { baseURL: env.OLLAMA_BASE_URL } : {}).languageModel(
         parsed.model,
       );
     }
     case 'openai-compatible': {
-      const { createOpenAICompatible } = await importOptionalProvider<
-        typeof import('@ai-sdk/openai-compatible')
-      >('@ai-sdk/openai-compatible', 'this model');
+      const { createOpenAICompatible } =
+        await loadProvider<typeof import('@ai-sdk/openai-compatible')>('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'openai-compatible',
         baseURL: parsed.baseURL,

@@ -26,9 +26,11 @@ describe('splitBaseUrlSpec', () => {
 
 describe('importOptionalProvider', () => {
   it('says which optional package is missing and how to add it', async () => {
-    const error = await importOptionalProvider('@weft/no-such-provider', 'this model').catch(
-      (e: unknown) => e,
-    );
+    const error = await importOptionalProvider(
+      '@weft/no-such-provider',
+      'this model',
+      (n) => import(n),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WeftError);
     expect((error as WeftError).code).toBe('WEFT_UNSUPPORTED');
     expect((error as WeftError).message).toContain(

@@ -24,12 +24,18 @@ export function splitBaseUrlSpec(rest: string): { baseURL: string; model: string
 }
 
 /**
- * Imports a provider package that Weft keeps optional (`@ai-sdk/openai`, …); when it is missing, a
- * `WEFT_UNSUPPORTED` error says which package `what` (e.g. "this model") needs and how to add it.
+ * Loads a provider package that Weft keeps optional (`@ai-sdk/openai`, …) through `importer`, which
+ * must be `(name) => import(name)` written in the calling package: a bare specifier resolves from
+ * the module that imports it, and only the caller lists the provider among its dependencies. When
+ * it is missing, a `WEFT_UNSUPPORTED` error says which package `what` (e.g. "this model") needs.
  */
-export async function importOptionalProvider<T>(name: string, what: string): Promise<T> {
+export async function importOptionalProvider<T>(
+  name: string,
+  what: string,
+  importer: (name: string) => Promise<unknown>,
+): Promise<T> {
   try {
-    return (await import(name)) as T;
+    return (await importer(name)) as T;
   } catch (error) {
     throw new WeftError({
       code: 'WEFT_UNSUPPORTED',
