@@ -18,7 +18,7 @@ describe('synthesizeQueries', () => {
     expect(hybrid.length).toBeGreaterThan(0);
     expect(text.length).toBeGreaterThan(0);
     for (const query of hybrid) {
-      const anchor = (query.meta?.anchors as string[])[0]!;
+      const anchor = (query.meta?.anchors as string[] | undefined)?.[0] ?? '';
       const node = query.meta?.node as string;
       expect(query.answers).toContain(node);
       for (const answer of query.answers) expect(neighbours(anchor).has(answer)).toBe(true);

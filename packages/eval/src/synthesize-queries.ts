@@ -211,7 +211,7 @@ async function hybridQuery(
     if (!anchor || !usableAnchor(anchor, node)) continue;
     const fromAnchor = opposite(neighbour.direction);
     const candidates = await relationSet(context, neighbour, fromAnchor, node.type, options);
-    if (!candidates || !candidates.includes(node.id)) continue;
+    if (!candidates?.includes(node.id)) continue;
     const gold = await judge(context, requirement, node.id, candidates, options.signal);
     if (!gold || gold.length > options.maxAnswers) continue;
     const phrase = relationPhrase(node.type, anchor.name, neighbour.edgeType, fromAnchor);

@@ -1,21 +1,9 @@
 import { artifactEnvelope } from '@weft/core';
-import { toyContext } from '@weft/core/test';
-import type { ArtifactStore } from '@weft/spec';
+import { toyContext, memoryArtifacts } from '@weft/core/test';
 import { describe, expect, it } from 'vitest';
 import { LexicalPlanner, lexicalPlannerArtifact, noRelation } from './lexical-planner.ts';
 import { NaiveBayes, naiveBayesProbabilities } from './naive-bayes.ts';
 import { trainLexicalPlanner } from './train-lexical-planner.ts';
-
-function memoryArtifacts(): ArtifactStore & { stored: Map<string, unknown> } {
-  const stored = new Map<string, unknown>();
-  return {
-    stored,
-    get: async <T>(name: string) => stored.get(name) as T | undefined,
-    put: async (name, value) => {
-      stored.set(name, value);
-    },
-  };
-}
 
 const examples = [
   { query: 'lenses made by Nikon', answers: ['p:nikkor'] },

@@ -75,6 +75,6 @@ export function naiveBayesProbabilities(
   const max = Math.max(...logs);
   const exp = logs.map((l) => Math.exp(l - max));
   const sum = exp.reduce((s, e) => s + e, 0);
-  model.labels.forEach((label, i) => out.set(label, exp[i]! / sum));
+  for (const [i, label] of model.labels.entries()) out.set(label, exp[i]! / sum);
   return out;
 }

@@ -1,24 +1,12 @@
 import { LlmMeter, meterLanguageModel } from '@weft/core';
 import { storeContext } from '@weft/conformance';
-import { MockLanguageModelV4, textResult, toySkb } from '@weft/core/test';
-import type { ArtifactStore, RetrievalContext } from '@weft/spec';
+import { MockLanguageModelV4, textResult, toySkb, memoryArtifacts } from '@weft/core/test';
+import type { RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { LlmPathPlanner } from './llm-path-planner.ts';
 import { saveLlmPathPlannerModel } from './path-planner-artifact.ts';
 import { nikonQuery, validAnswer } from './testing/failure-cases.ts';
 import { linkingPlanner } from './testing/linking-planner.ts';
-
-function memoryArtifacts(): ArtifactStore {
-  const stored = new Map<string, unknown>();
-  return {
-    async get<T>(name: string) {
-      return stored.get(name) as T | undefined;
-    },
-    async put(name: string, value: unknown) {
-      stored.set(name, value);
-    },
-  };
-}
 
 function setup(extra: Partial<RetrievalContext> = {}) {
   const model = new MockLanguageModelV4({ doGenerate: textResult(validAnswer) });

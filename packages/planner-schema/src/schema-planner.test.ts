@@ -1,5 +1,12 @@
 import { artifactEnvelope, createRetriever, retrieve } from '@weft/core';
-import { InMemoryGraphStore, InMemoryTextIndex, MockTextIndex, MockTraverser, toySkb } from '@weft/core/test';
+import {
+  InMemoryGraphStore,
+  InMemoryTextIndex,
+  MockTextIndex,
+  MockTraverser,
+  toySkb,
+  memoryArtifacts,
+} from '@weft/core/test';
 import type { ArtifactStore, Plan, RetrievalContext, SkbQuery } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { candidateSpans } from './hypotheses.ts';
@@ -79,22 +86,6 @@ describe('SchemaPlanner', () => {
     }
   });
 });
-
-/** An artifact store in memory, and what was read from it. */
-function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown>; reads: number } {
-  const stored = new Map<string, unknown>();
-  return {
-    stored,
-    reads: 0,
-    async get<T>(name: string) {
-      this.reads++;
-      return stored.get(name) as T | undefined;
-    },
-    async put(name: string, value: unknown) {
-      stored.set(name, value);
-    },
-  };
-}
 
 const trainQueries: SkbQuery[] = [
   { id: 'q1', query: 'products by Nikon', answers: ['p:d850', 'p:d3500', 'p:nikkor'], split: 'train' },

@@ -1,6 +1,6 @@
 import { artifactEnvelope, emptyPlan } from '@weft/core';
-import { toyContext } from '@weft/core/test';
-import type { ArtifactStore, Candidate, Plan } from '@weft/spec';
+import { toyContext, memoryArtifacts } from '@weft/core/test';
+import type { Candidate, Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { featureRows, linearFeatures } from './linear-features.ts';
 import { LinearReranker, linearRerankerArtifact } from './linear-reranker.ts';
@@ -18,14 +18,6 @@ const plan = (confidence: number): Plan => ({
   ...emptyPlan('q', context.schema),
   anchors: confidence > 0 ? [{ mention: 'x', confidence, candidates: [] }] : [],
 });
-
-function memoryArtifacts(): ArtifactStore {
-  const stored = new Map<string, unknown>();
-  return {
-    get: async <T>(name: string) => stored.get(name) as T | undefined,
-    put: async (n, v) => void stored.set(n, v),
-  };
-}
 
 describe('linear features', () => {
   it('divide scores by the best of the query, and gate document and relation-aware text by the mention', () => {

@@ -1,6 +1,12 @@
 import { runRerankerSuite } from '@weft/conformance';
 import { artifactEnvelope, createRetriever, emptyPlan, retrieve } from '@weft/core';
-import { InMemoryGraphStore, InMemoryTextIndex, MockTraverser, toySkb } from '@weft/core/test';
+import {
+  InMemoryGraphStore,
+  InMemoryTextIndex,
+  MockTraverser,
+  toySkb,
+  memoryArtifacts,
+} from '@weft/core/test';
 import type { ArtifactStore, Candidate, RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { trainTrajectoryReranker } from './train-trajectory-reranker.ts';
@@ -130,22 +136,6 @@ describe('trainTrajectoryReranker gate-only examples', () => {
     expect(withText.val).toEqual(without.val);
   });
 });
-
-/** An artifact store in memory that counts its reads. */
-function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown>; reads: number } {
-  const stored = new Map<string, unknown>();
-  return {
-    stored,
-    reads: 0,
-    async get<T>(name: string) {
-      this.reads++;
-      return stored.get(name) as T | undefined;
-    },
-    async put(name: string, value: unknown) {
-      stored.set(name, value);
-    },
-  };
-}
 
 describe('TrajectoryReranker models in the pipeline', () => {
   const skb = toySkb();

@@ -1,4 +1,4 @@
-import { ArtifactCache, type LinearModel, linearScore, sigmoid, WeftError } from '@weft/core';
+import { ArtifactCache, linearScore, sigmoid, WeftError } from '@weft/core';
 import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
 import { gateRow, routedOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';

@@ -1,22 +1,9 @@
 import type { ArtifactEnvelope } from '@weft/core';
-import { toyContext } from '@weft/core/test';
+import { toyContext, memoryArtifacts } from '@weft/core/test';
 import type { LexicalPlannerModel } from '@weft/planner-lexical';
-import type { ArtifactStore, SkbQuery } from '@weft/spec';
+import type { SkbQuery } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { defaultStack } from './default-stack.ts';
-
-function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown> } {
-  const stored = new Map<string, unknown>();
-  return {
-    stored,
-    async get<T>(name: string) {
-      return stored.get(name) as T | undefined;
-    },
-    async put(name: string, value: unknown) {
-      stored.set(name, value);
-    },
-  };
-}
 
 const queries: SkbQuery[] = [
   ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],

@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runRetrieverSuite } from '@weft/conformance';
 import { retrieve, type StackDefinition } from '@weft/core';
-import { MockLanguageModelV4, textResult, toyContext } from '@weft/core/test';
+import { MockLanguageModelV4, textResult, toyContext, memoryArtifacts } from '@weft/core/test';
 import { createLanguageModel } from '@weft/llm';
 import { type RoutedPlan, routeOf } from '@weft/planner-hybgrag';
-import type { ArtifactStore, RetrievalTrace, SkbQuery } from '@weft/spec';
+import type { RetrievalTrace, SkbQuery } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hybgragKarStacks } from './hybgrag-kar-stacks.ts';
 import { createStack, createStackRegistry, trainStacks } from './index.ts';
@@ -186,19 +186,6 @@ describe('the HybGRAG and KAR stacks', () => {
     }
   });
 });
-
-function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown> } {
-  const stored = new Map<string, unknown>();
-  return {
-    stored,
-    async get<T>(name: string) {
-      return stored.get(name) as T | undefined;
-    },
-    async put(name: string, value: unknown) {
-      stored.set(name, value);
-    },
-  };
-}
 
 const toyQueries: SkbQuery[] = [
   ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],

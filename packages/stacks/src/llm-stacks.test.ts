@@ -1,7 +1,7 @@
 import { retrieve } from '@weft/core';
 import { runRetrieverSuite } from '@weft/conformance';
-import { MockLanguageModelV4, textResult, toyContext } from '@weft/core/test';
-import type { ArtifactStore, RetrievalTrace, SkbQuery } from '@weft/spec';
+import { MockLanguageModelV4, textResult, toyContext, memoryArtifacts } from '@weft/core/test';
+import type { RetrievalTrace, SkbQuery } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { createStack, createStackRegistry, trainStacks } from './index.ts';
 import type { LlmStackCreateOptions } from './llm-stacks.ts';
@@ -124,19 +124,6 @@ describe('the mor and focused stacks', () => {
     });
   });
 });
-
-function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown> } {
-  const stored = new Map<string, unknown>();
-  return {
-    stored,
-    async get<T>(name: string) {
-      return stored.get(name) as T | undefined;
-    },
-    async put(name: string, value: unknown) {
-      stored.set(name, value);
-    },
-  };
-}
 
 const toyQueries: SkbQuery[] = [
   ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],

@@ -1,6 +1,6 @@
 import { retrieve } from '@weft/core';
-import { toyContext } from '@weft/core/test';
-import type { ArtifactStore, RetrievalTrace, SkbQuery } from '@weft/spec';
+import { toyContext, memoryArtifacts } from '@weft/core/test';
+import type { RetrievalTrace, SkbQuery } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { createStack, createStackRegistry, offlineStacks, trainStacks } from './index.ts';
 
@@ -39,20 +39,6 @@ describe.each(['default', 'mor-offline', 'focused-offline'])('%s stack on awkwar
     });
   }
 });
-
-/** An artifact store in memory. */
-function memoryArtifacts(): ArtifactStore & { readonly stored: Map<string, unknown> } {
-  const stored = new Map<string, unknown>();
-  return {
-    stored,
-    async get<T>(name: string) {
-      return stored.get(name) as T | undefined;
-    },
-    async put(name: string, value: unknown) {
-      stored.set(name, value);
-    },
-  };
-}
 
 const toyQueries: SkbQuery[] = [
   ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],

@@ -12,6 +12,7 @@ export {
   tokenize,
 } from './in-memory-text-index.ts';
 export { InMemoryVectorIndex, type VectorRecord } from './in-memory-vector-index.ts';
+export { type MemoryArtifactStore, memoryArtifacts } from './memory-artifacts.ts';
 export { MockGraphStore, MockTextIndex, MockVectorIndex } from './mock-stores.ts';
 export {
   type MockBehaviour,
