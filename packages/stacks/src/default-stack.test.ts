@@ -1,37 +1,28 @@
 import type { ArtifactEnvelope } from '@weft/core';
-import { toyContext, memoryArtifacts } from '@weft/core/test';
+import { memoryArtifacts, toyContext, toyTrainingSet } from '@weft/core/test';
 import type { LexicalPlannerModel } from '@weft/planner-lexical';
-import type { SkbQuery } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { defaultStack } from './default-stack.ts';
 
-const queries: SkbQuery[] = [
-  ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
-  ['products by Canon', ['p:eos', 'p:ef']],
-  ['products by Leica', ['p:q2']],
-  ['what works with the Canon EOS 90D', ['p:ef']],
-  ['what works with the Nikon D850', ['p:nikkor']],
-  ['what works with the Nikon D3500', ['p:nikkor']],
-  ['lenses made by Nikon', ['p:nikkor']],
-  ['lenses made by Canon', ['p:ef']],
-  ['a light entry level camera', ['p:d3500']],
-  ['a rangefinder style compact with a fixed lens', ['p:q2']],
-  // A mention that names no anchor (the Leica Q2 is next to neither answer): the mention model's negatives.
-  ['a camera like the Leica Q2 but made by Nikon', ['p:d850', 'p:d3500']],
-  ['a lens like the Canon EF 100-400mm but made by Nikon', ['p:nikkor']],
-].map(([query, answers], i) => ({
-  id: `q${i}`,
-  query: query as string,
-  answers: answers as string[],
-  split: i % 3 === 2 ? 'val' : 'train',
-}));
-
 const sets = [
-  {
-    name: 'toy',
-    train: queries.filter((q) => q.split === 'train'),
-    val: queries.filter((q) => q.split === 'val'),
-  },
+  toyTrainingSet(
+    [
+      ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
+      ['products by Canon', ['p:eos', 'p:ef']],
+      ['products by Leica', ['p:q2']],
+      ['what works with the Canon EOS 90D', ['p:ef']],
+      ['what works with the Nikon D850', ['p:nikkor']],
+      ['what works with the Nikon D3500', ['p:nikkor']],
+      ['lenses made by Nikon', ['p:nikkor']],
+      ['lenses made by Canon', ['p:ef']],
+      ['a light entry level camera', ['p:d3500']],
+      ['a rangefinder style compact with a fixed lens', ['p:q2']],
+      // A mention that names no anchor (the Leica Q2 is next to neither answer): the mention model's negatives.
+      ['a camera like the Leica Q2 but made by Nikon', ['p:d850', 'p:d3500']],
+      ['a lens like the Canon EF 100-400mm but made by Nikon', ['p:nikkor']],
+    ],
+    3,
+  ),
 ];
 
 interface MentionChoice {

@@ -3,10 +3,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runRetrieverSuite } from '@weft/conformance';
 import { retrieve, type StackDefinition } from '@weft/core';
-import { MockLanguageModelV4, textResult, toyContext, memoryArtifacts } from '@weft/core/test';
+import {
+  memoryArtifacts,
+  MockLanguageModelV4,
+  textResult,
+  toyContext,
+  toyTrainingSet,
+} from '@weft/core/test';
 import { createLanguageModel } from '@weft/llm';
 import { type RoutedPlan, routeOf } from '@weft/planner-hybgrag';
-import type { RetrievalTrace, SkbQuery } from '@weft/spec';
+import type { RetrievalTrace } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hybgragKarStacks } from './hybgrag-kar-stacks.ts';
 import { createStack, createStackRegistry, trainStacks } from './index.ts';
@@ -187,19 +193,17 @@ describe('the HybGRAG and KAR stacks', () => {
   });
 });
 
-const toyQueries: SkbQuery[] = [
-  ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
-  ['products by Canon', ['p:eos', 'p:ef']],
-  ['lenses made by Nikon', ['p:nikkor']],
-  ['what works with the Nikon D850', ['p:nikkor']],
-  ['telephoto lens for birds', ['p:nikkor']],
-  ['compact camera for café street photography', ['p:q2']],
-].map(([q, answers], i) => ({
-  id: `q${i}`,
-  query: q as string,
-  answers: answers as string[],
-  split: i % 3 === 2 ? 'val' : 'train',
-}));
+const toySet = toyTrainingSet(
+  [
+    ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
+    ['products by Canon', ['p:eos', 'p:ef']],
+    ['lenses made by Nikon', ['p:nikkor']],
+    ['what works with the Nikon D850', ['p:nikkor']],
+    ['telephoto lens for birds', ['p:nikkor']],
+    ['compact camera for café street photography', ['p:q2']],
+  ],
+  3,
+);
 
 describe('training hybgrag', () => {
   it('fits the lexical planner when missing, then stores few-shot examples the router reads back', async () => {
@@ -208,13 +212,7 @@ describe('training hybgrag', () => {
     const result = await trainStacks({
       registry: createStackRegistry(),
       store,
-      sets: [
-        {
-          name: 'toy',
-          train: toyQueries.filter((q) => q.split === 'train'),
-          val: toyQueries.filter((q) => q.split === 'val'),
-        },
-      ],
+      sets: [toySet],
       artifacts,
       stacks: ['hybgrag'],
     });

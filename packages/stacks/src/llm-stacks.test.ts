@@ -1,7 +1,13 @@
 import { retrieve } from '@weft/core';
 import { runRetrieverSuite } from '@weft/conformance';
-import { MockLanguageModelV4, textResult, toyContext, memoryArtifacts } from '@weft/core/test';
-import type { RetrievalTrace, SkbQuery } from '@weft/spec';
+import {
+  memoryArtifacts,
+  MockLanguageModelV4,
+  textResult,
+  toyContext,
+  toyTrainingSet,
+} from '@weft/core/test';
+import type { RetrievalTrace } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { createStack, createStackRegistry, trainStacks } from './index.ts';
 import type { LlmStackCreateOptions } from './llm-stacks.ts';
@@ -125,21 +131,19 @@ describe('the mor and focused stacks', () => {
   });
 });
 
-const toyQueries: SkbQuery[] = [
-  ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
-  ['products by Canon', ['p:eos', 'p:ef']],
-  ['products by Leica', ['p:q2']],
-  ['what works with the Canon EOS 90D', ['p:ef']],
-  ['what works with the Nikon D850', ['p:nikkor']],
-  ['lenses made by Nikon', ['p:nikkor']],
-  ['lenses made by Canon', ['p:ef']],
-  ['telephoto lens for birds', ['p:nikkor']],
-].map(([query, answers], i) => ({
-  id: `q${i}`,
-  query: query as string,
-  answers: answers as string[],
-  split: i % 2 === 1 ? 'val' : 'train',
-}));
+const toySet = toyTrainingSet(
+  [
+    ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
+    ['products by Canon', ['p:eos', 'p:ef']],
+    ['products by Leica', ['p:q2']],
+    ['what works with the Canon EOS 90D', ['p:ef']],
+    ['what works with the Nikon D850', ['p:nikkor']],
+    ['lenses made by Nikon', ['p:nikkor']],
+    ['lenses made by Canon', ['p:ef']],
+    ['telephoto lens for birds', ['p:nikkor']],
+  ],
+  2,
+);
 
 describe('training mor', () => {
   it('fits the offline parts when missing, then the unsure threshold and few-shot examples, read back without a warning', async () => {
@@ -148,13 +152,7 @@ describe('training mor', () => {
     const result = await trainStacks({
       registry: createStackRegistry(),
       store,
-      sets: [
-        {
-          name: 'toy',
-          train: toyQueries.filter((q) => q.split === 'train'),
-          val: toyQueries.filter((q) => q.split === 'val'),
-        },
-      ],
+      sets: [toySet],
       artifacts,
       stacks: ['mor'],
     });

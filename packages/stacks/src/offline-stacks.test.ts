@@ -1,6 +1,6 @@
 import { retrieve } from '@weft/core';
-import { toyContext, memoryArtifacts } from '@weft/core/test';
-import type { RetrievalTrace, SkbQuery } from '@weft/spec';
+import { memoryArtifacts, toyContext, toyTrainingSet } from '@weft/core/test';
+import type { RetrievalTrace } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { createStack, createStackRegistry, offlineStacks, trainStacks } from './index.ts';
 
@@ -40,33 +40,25 @@ describe.each(['default', 'mor-offline', 'focused-offline'])('%s stack on awkwar
   }
 });
 
-const toyQueries: SkbQuery[] = [
-  ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
-  ['products by Canon', ['p:eos', 'p:ef']],
-  ['products by Leica', ['p:q2']],
-  ['what works with the Canon EOS 90D', ['p:ef']],
-  ['what works with the Nikon D850', ['p:nikkor']],
-  ['what works with the Nikon D3500', ['p:nikkor']],
-  ['lenses made by Nikon', ['p:nikkor']],
-  ['lenses made by Canon', ['p:ef']],
-].map(([query, answers], i) => ({
-  id: `q${i}`,
-  query: query as string,
-  answers: answers as string[],
-  split: i % 4 === 3 ? 'val' : 'train',
-}));
+const toySet = toyTrainingSet(
+  [
+    ['products by Nikon', ['p:d850', 'p:d3500', 'p:nikkor']],
+    ['products by Canon', ['p:eos', 'p:ef']],
+    ['products by Leica', ['p:q2']],
+    ['what works with the Canon EOS 90D', ['p:ef']],
+    ['what works with the Nikon D850', ['p:nikkor']],
+    ['what works with the Nikon D3500', ['p:nikkor']],
+    ['lenses made by Nikon', ['p:nikkor']],
+    ['lenses made by Canon', ['p:ef']],
+  ],
+  4,
+);
 
 const stageWarnings = (trace: RetrievalTrace) =>
   trace.stages.filter((s) => s.kind === 'planner' || s.kind === 'reranker').flatMap((s) => s.warnings ?? []);
 
 describe('offline stacks and their artifacts', () => {
-  const sets = [
-    {
-      name: 'toy',
-      train: toyQueries.filter((q) => q.split === 'train'),
-      val: toyQueries.filter((q) => q.split === 'val'),
-    },
-  ];
+  const sets = [toySet];
 
   it('read what their training stored, under <stack>.<component> names, without a warning', async () => {
     const artifacts = memoryArtifacts();

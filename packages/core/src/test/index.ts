@@ -13,6 +13,7 @@ export {
 } from './in-memory-text-index.ts';
 export { InMemoryVectorIndex, type VectorRecord } from './in-memory-vector-index.ts';
 export { type MemoryArtifactStore, memoryArtifacts } from './memory-artifacts.ts';
+export { type ToyTrainingSet, toyTrainingSet } from './toy-training-set.ts';
 export { MockGraphStore, MockTextIndex, MockVectorIndex } from './mock-stores.ts';
 export {
   type MockBehaviour,
