@@ -69,6 +69,21 @@ describe('the LLM stacks through the openai-compatible provider (real store, can
     const code = await runCli(argv, c.io, commands);
     return { code, out: c.out(), err: c.err() };
   };
+  /** `weft query <question> --db <store> --stack <stack> --json [extra…]`: exits 0, its JSON parsed. */
+  const queryJson = async (question: string, stack: string, ...extra: string[]) => {
+    const { code, out } = await weft(
+      'query',
+      question,
+      '--db',
+      workspace.db,
+      '--stack',
+      stack,
+      '--json',
+      ...extra,
+    );
+    expect(code).toBe(0);
+    return JSON.parse(out);
+  };
   const graphCounts = async () => {
     const store = await openStore(workspace.db);
     try {
@@ -81,22 +96,15 @@ describe('the LLM stacks through the openai-compatible provider (real store, can
 
   it('mor: the model plans the paths over HTTP; one call metered with the provider’s token usage', async () => {
     const before = server.requests.length;
-    const { code, out } = await weft(
-      'query',
+    const result = await queryJson(
       'Nikon zoom lens',
-      '--db',
-      workspace.db,
-      '--stack',
       'mor',
       '--model',
       model,
       '--llm-when',
       'always',
-      '--json',
       '--explain',
     );
-    expect(code).toBe(0);
-    const result = JSON.parse(out);
     const sent = server.requests.slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
@@ -113,21 +121,7 @@ describe('the LLM stacks through the openai-compatible provider (real store, can
   });
 
   it('mor: invalid JSON from the model falls back to the offline plan, and the trace says why', async () => {
-    const { code, out } = await weft(
-      'query',
-      'Canon zoom lens',
-      '--db',
-      workspace.db,
-      '--stack',
-      'mor',
-      '--model',
-      model,
-      '--llm-when',
-      'always',
-      '--json',
-    );
-    expect(code).toBe(0);
-    const result = JSON.parse(out);
+    const result = await queryJson('Canon zoom lens', 'mor', '--model', model, '--llm-when', 'always');
     expect(result.results.length).toBeGreaterThan(0);
     expect(result.warnings).toContainEqual(
       expect.stringMatching(
@@ -138,20 +132,7 @@ describe('the LLM stacks through the openai-compatible provider (real store, can
   });
 
   it('focused: Cypher parsed and grounded, the listwise reranker asked; two calls metered', async () => {
-    const { code, out } = await weft(
-      'query',
-      'Nikon zoom lens',
-      '--db',
-      workspace.db,
-      '--stack',
-      'focused',
-      '--model',
-      model,
-      '--json',
-      '--explain',
-    );
-    expect(code).toBe(0);
-    const result = JSON.parse(out);
+    const result = await queryJson('Nikon zoom lens', 'focused', '--model', model, '--explain');
     expect(result.explanation.plan.cypher).toBe(cypher);
     expect(result.explanation.plan.anchors[0].candidates[0].id).toBe('b:nikon');
     expect(result.llm).toMatchObject({ calls: 2, inputTokens: 500, outputTokens: 40 });
@@ -165,19 +146,7 @@ describe('the LLM stacks through the openai-compatible provider (real store, can
 
   it('focused: a writing query is rejected before anything runs; the graph’s counts are unchanged', async () => {
     const before = await graphCounts();
-    const { code, out } = await weft(
-      'query',
-      'free Nikon lens',
-      '--db',
-      workspace.db,
-      '--stack',
-      'focused',
-      '--model',
-      model,
-      '--json',
-    );
-    expect(code).toBe(0);
-    const result = JSON.parse(out);
+    const result = await queryJson('free Nikon lens', 'focused', '--model', model);
     expect(result.results.length).toBeGreaterThan(0);
     expect(result.warnings).toContainEqual(
       expect.stringMatching(
@@ -197,19 +166,7 @@ describe('the LLM stacks through the openai-compatible provider (real store, can
   });
 
   it('focused: a provider error in the reranker keeps the offline ranking', async () => {
-    const { code, out } = await weft(
-      'query',
-      'broken Nikon lens',
-      '--db',
-      workspace.db,
-      '--stack',
-      'focused',
-      '--model',
-      model,
-      '--json',
-    );
-    expect(code).toBe(0);
-    const result = JSON.parse(out);
+    const result = await queryJson('broken Nikon lens', 'focused', '--model', model);
     expect(result.warnings).toContainEqual(
       expect.stringMatching(/^reranker llm-listwise: rank candidates: the provider failed with HTTP 500/),
     );
@@ -218,19 +175,12 @@ describe('the LLM stacks through the openai-compatible provider (real store, can
 
   it('focused with a dead port: a ranking, exit 0, and the model said unreachable', async () => {
     const port = await deadPort();
-    const { code, out } = await weft(
-      'query',
+    const result = await queryJson(
       'Nikon zoom lens',
-      '--db',
-      workspace.db,
-      '--stack',
       'focused',
       '--model',
       `openai-compatible:http://127.0.0.1:${port}/v1:x`,
-      '--json',
     );
-    expect(code).toBe(0);
-    const result = JSON.parse(out);
     expect(result.results.length).toBeGreaterThan(0);
     expect(result.warnings.filter((w: string) => /the model is unreachable/.test(w))).toHaveLength(2);
   });
