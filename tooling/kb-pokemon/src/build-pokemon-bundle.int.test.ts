@@ -7,8 +7,10 @@ import type { SkbEdge, SkbNode, SkbQuery } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPokemonBundle, type PokemonBundleReport } from './build-pokemon-bundle.ts';
 import { pokemonSchema } from './pokemon-schema.ts';
-import { readHybridAnnotations } from './query-sets.ts';
+import { namesSpelledIn } from './anchor-mentions.ts';
+import { annotatedSetNames, readAnnotations } from './query-sets.ts';
 import { candidatesOf, EdgeIndex } from './relational-part.ts';
+import { candidatesOfPaths, type RelationPath } from './relation-paths.ts';
 
 const collect = async <T>(records: AsyncIterable<T>) => {
   const all: T[] = [];
@@ -51,7 +53,7 @@ describe('buildPokemonBundle', () => {
     const validation = await validateBundle(directory);
     expect(validation.issues).toEqual([]);
     expect(validation.summary.nodes).toBe(report.statistics.nodes);
-    expect(Object.keys(queries).sort()).toEqual(['hybrid', 'text']);
+    expect(Object.keys(queries).sort()).toEqual(['described', 'hybrid', 'text']);
     const source = await readFile(join(directory, 'SOURCE.md'), 'utf8');
     expect(source).toContain('MIT licence');
     expect(source).toContain(`All ${report.statistics.edges} edges`);
@@ -68,7 +70,7 @@ describe('buildPokemonBundle', () => {
 
   it('answers every query with existing nodes of the target types', () => {
     const targets = new Set(pokemonSchema.targetTypes);
-    for (const query of [...queries.hybrid!, ...queries.text!]) {
+    for (const query of [...queries.hybrid!, ...queries.text!, ...queries.described!]) {
       for (const answer of query.answers) {
         expect(nodes.has(answer), `${query.id}: ${answer}`).toBe(true);
         expect(targets.has(nodes.get(answer)!.type), `${query.id}: ${answer}`).toBe(true);
@@ -76,14 +78,52 @@ describe('buildPokemonBundle', () => {
     }
   });
 
-  it('recomputes every annotated candidate set from the built edges, gold answers included', async () => {
-    const index = new EdgeIndex(nodes.values(), edges);
-    const annotations = new Map((await readHybridAnnotations()).map((a) => [a.id, a]));
-    for (const query of queries.hybrid!) {
-      const annotation = annotations.get(query.id)!;
-      const candidates = candidatesOf(annotation.relational_part, index);
-      expect(candidates, query.id).toEqual(annotation.candidates.map((c) => c.id).sort());
-      for (const answer of query.answers) expect(candidates, `${query.id}: ${answer}`).toContain(answer);
+  for (const set of annotatedSetNames) {
+    it(`recomputes every annotated ${set} candidate set from the built edges, gold answers included`, async () => {
+      const index = new EdgeIndex(nodes.values(), edges);
+      const annotations = new Map((await readAnnotations(set)).map((a) => [a.id, a]));
+      expect(queries[set]!.length).toBe(annotations.size);
+      for (const query of queries[set]!) {
+        const annotation = annotations.get(query.id)!;
+        const candidates = candidatesOf(annotation.relational_part, index);
+        expect(candidates, query.id).toEqual(annotation.candidates.map((c) => c.id).sort());
+        for (const answer of query.answers) expect(candidates, `${query.id}: ${answer}`).toContain(answer);
+      }
+    });
+
+    it(`follows the gold relation paths of every ${set} query on the built graph to its candidates`, async () => {
+      const index = new EdgeIndex(nodes.values(), edges);
+      const annotations = new Map((await readAnnotations(set)).map((a) => [a.id, a]));
+      for (const query of queries[set]!) {
+        const anchors = (query.meta?.anchors ?? []) as string[];
+        for (const anchor of anchors) expect(nodes.has(anchor), `${query.id}: ${anchor}`).toBe(true);
+        const paths = (query.meta?.paths ?? []) as RelationPath[];
+        const answerType = annotations.get(query.id)!.relational_part.answerType;
+        for (const path of paths)
+          for (const hop of path.hops)
+            expect(
+              pokemonSchema.edgeTypes.map((t) => t.name),
+              query.id,
+            ).toContain(hop.edgeType);
+        const reached = candidatesOfPaths(paths, answerType, index);
+        expect(reached, query.id).toEqual(
+          annotations
+            .get(query.id)!
+            .candidates.map((c) => c.id)
+            .sort(),
+        );
+        for (const answer of query.answers) expect(reached, `${query.id}: ${answer}`).toContain(answer);
+      }
+    });
+  }
+
+  it('never names (or aliases) an anchor of a described query in its question', () => {
+    for (const query of queries.described!) {
+      for (const anchor of (query.meta?.anchors ?? []) as string[]) {
+        const node = nodes.get(anchor)!;
+        const spelled = namesSpelledIn(query.query, [node.name, ...(node.aliases ?? [])]);
+        expect(spelled, `${query.id} names ${anchor}: ${query.query}`).toEqual([]);
+      }
     }
   });
 

@@ -3,16 +3,17 @@
  * with its document, so the textual requirement can be judged by reading each one.
  *
  *   node src/judging-sheet.ts '{"answerType":"move","constraints":[{"anchor":"pokemon:charizard","path":[{"edge":"learns","direction":"in"}]}]}'
- *   node src/judging-sheet.ts pk-hyb-001     (a committed query: its candidates beside their judgments)
+ *   node src/judging-sheet.ts pk-hyb-001     (a committed hybrid or described query, pk-des-001: its
+ *                                            candidates beside their judgments)
  */
 import { Dex } from '@pkmn/dex';
 import { extractPokemonGraph } from './extract-pokemon-graph.ts';
-import { readHybridAnnotations, readQuerySet } from './query-sets.ts';
+import { readAnnotations, readQuerySet } from './query-sets.ts';
 import { candidatesOf, EdgeIndex, type RelationalPart } from './relational-part.ts';
 
 const argument = process.argv[2];
 if (!argument) {
-  console.error("usage: node src/judging-sheet.ts '<relational part JSON>' | <hybrid query id>");
+  console.error("usage: node src/judging-sheet.ts '<relational part JSON>' | <hybrid or described query id>");
   process.exit(2);
 }
 const graph = await extractPokemonGraph(Dex.forGen(9));
@@ -23,9 +24,10 @@ let part: RelationalPart;
 let judged = new Map<string, string>();
 if (argument.trim().startsWith('{')) part = JSON.parse(argument) as RelationalPart;
 else {
-  const annotation = (await readHybridAnnotations()).find((a) => a.id === argument);
-  const query = (await readQuerySet('hybrid')).find((q) => q.id === argument);
-  if (!annotation || !query) throw new Error(`no hybrid query "${argument}"`);
+  const set = argument.startsWith('pk-des-') ? 'described' : 'hybrid';
+  const annotation = (await readAnnotations(set)).find((a) => a.id === argument);
+  const query = (await readQuerySet(set)).find((q) => q.id === argument);
+  if (!annotation || !query) throw new Error(`no ${set} query "${argument}"`);
   console.log(
     `${query.id} [${query.split}] ${query.query}\nrequirement: ${query.meta?.textual_requirement}\n`,
   );

@@ -7,7 +7,14 @@ import type { RelationalPart } from './relational-part.ts';
 export const queriesDirectory = fileURLToPath(new URL('../queries/', import.meta.url));
 
 /** The query sets the bundle carries: `queries/<set>.jsonl` of this package. */
-export const querySetNames = ['hybrid', 'text'] as const;
+export const querySetNames = ['hybrid', 'text', 'described'] as const;
+
+/**
+ * The hybrid sets, judged through their relational parts: each has `queries/<set>.annotations.jsonl`
+ * beside it. `hybrid` names (or paraphrases) its anchors; `described` only ever describes them.
+ */
+export const annotatedSetNames = ['hybrid', 'described'] as const;
+export type AnnotatedSetName = (typeof annotatedSetNames)[number];
 
 /** One judged candidate of a hybrid query. */
 export interface CandidateJudgment {
@@ -16,7 +23,7 @@ export interface CandidateJudgment {
   readonly reason: string;
 }
 
-/** A line of `queries/hybrid.annotations.jsonl`: how one hybrid query was judged. */
+/** A line of `queries/<set>.annotations.jsonl`: how one hybrid (or described) query was judged. */
 export interface HybridAnnotation {
   readonly id: string;
   readonly relational_part: RelationalPart;
@@ -45,9 +52,17 @@ export async function readQuerySet(set: string, directory = queriesDirectory): P
   });
 }
 
-/** Reads `hybrid.annotations.jsonl` (shape trusted: it is written with the queries and tested). */
-export async function readHybridAnnotations(directory = queriesDirectory): Promise<HybridAnnotation[]> {
-  return (await readJsonl(`${directory}/hybrid.annotations.jsonl`)).map(
+/** Reads `<set>.annotations.jsonl` (shape trusted: it is written with the queries and tested). */
+export async function readAnnotations(
+  set: AnnotatedSetName,
+  directory = queriesDirectory,
+): Promise<HybridAnnotation[]> {
+  return (await readJsonl(`${directory}/${set}.annotations.jsonl`)).map(
     ({ value }) => value as HybridAnnotation,
   );
+}
+
+/** Reads `hybrid.annotations.jsonl`. */
+export function readHybridAnnotations(directory = queriesDirectory): Promise<HybridAnnotation[]> {
+  return readAnnotations('hybrid', directory);
 }

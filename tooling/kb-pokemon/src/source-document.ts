@@ -46,11 +46,14 @@ export function sourceDocument(input: SourceDocumentInput): string {
     (values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1)).toFixed(2);
   const candidates = hybrid.map((q) => Number(q.meta?.candidates));
   const references = (kind: string) => hybrid.filter((q) => q.meta?.anchor_reference === kind).length;
+  const described = queries.described ?? [];
+  const describedCandidates = described.map((q) => Number(q.meta?.candidates));
   return `# Pokémon as an SKB bundle
 
 A semi-structured knowledge base of Pokémon species and formes, moves, abilities, items, types and egg
-groups, built from Pokémon Showdown's data, with two hand-written query sets: STaRK-style hybrid
-queries that need both the graph and the text, and text-only descriptions. Layout and metrics:
+groups, built from Pokémon Showdown's data, with three hand-written query sets: STaRK-style hybrid
+queries that need both the graph and the text, the same kind of queries whose anchors are only ever
+described (never named), and text-only descriptions. Layout and metrics:
 \`shared/SKB-FORMAT.md\` (version 1). Built by \`buildPokemonBundle\` of \`tooling/kb-pokemon\` in the Weft
 repository; the queries are committed there in \`queries/\`.
 
@@ -63,7 +66,7 @@ repository; the queries are committed there in \`queries/\`.
 * **Trademarks**: Pokémon and the names of Pokémon, moves, abilities and items are trademarks of
   Nintendo, Game Freak and The Pokémon Company. They are used here descriptively, to name the data;
   this bundle is not affiliated with or endorsed by them.
-* **Queries** (\`queries/hybrid.jsonl\`, \`queries/text.jsonl\`) and their judgments were written for this
+* **Queries** (\`queries/hybrid.jsonl\`, \`queries/described.jsonl\`, \`queries/text.jsonl\`) and their judgments were written for this
   bundle and restate Showdown's data.
 
 ## What is included
@@ -138,7 +141,13 @@ ${table(
 **Splits** are fixed by the number that ends the query id, never by difficulty or answers: number n
 goes to the (n - 1) mod 10-th place of the cycle train, test, train, val, train, test, train, test,
 train, val (5 train, 3 test, 2 val in every ten consecutive queries, which are written grouped by
-template). Query ids (\`pk-hyb-NNN\`, \`pk-txt-NNN\`) carry no hint of the answer.
+template). Query ids (\`pk-hyb-NNN\`, \`pk-des-NNN\`, \`pk-txt-NNN\`) carry no hint of the answer.
+
+**Gold anchors and relation paths.** Every hybrid and described query carries \`meta.anchors\` (the
+nodes its relational part starts from) and \`meta.paths\`, one per anchor constraint:
+\`{ anchor, hops: [{ edgeType, direction }] }\`, followed from the anchor towards the answer
+(\`direction\` \`out\` from an edge's source to its destination, \`in\` back); the answers are the
+nodes of the answer type that every path reaches and that meet the textual requirement.
 
 ### queries/hybrid.jsonl
 
@@ -161,6 +170,21 @@ outside the candidate set that a player would also accept is not gold, as in STa
 mean ${meanOf(hybrid.map((q) => q.answers.length))}, at most ${Math.max(...hybrid.map((q) => q.answers.length))}.
 
 ${templateTable(hybrid)}
+
+### queries/described.jsonl
+
+${described.length} hybrid queries judged exactly as above (candidate sets of ${Math.min(...describedCandidates)} to
+${Math.max(...describedCandidates)} nodes, mean ${meanOf(describedCandidates)}; every candidate read, a reason per judgment in
+\`queries/described.annotations.jsonl\`), in which **no anchor is named**: each is described the way a
+player who does not remember the name would — a species by its evolution line, Pokédex facts or
+forms ("the Pokémon that evolves from Scyther when traded holding a Metal Coat"), a move, ability or
+item by its effect ("the ability that whips up a sandstorm the moment it enters battle"), a type by
+its matchups ("the type immune to Psychic attacks"), an egg group by its members. No word of an
+anchor's name or aliases (of three letters or more, function words aside) appears in its question
+(checked against the built graph); each description is unique in the graph, and
+\`meta.anchor_descriptions\` gives it per anchor. It measures linking by description.
+
+${templateTable(described)}
 
 ### queries/text.jsonl
 
