@@ -19,7 +19,7 @@ describe('the committed query sets', () => {
   it('have the planned sizes, numbered ids and the fixed split rule', () => {
     expect(hybrid.length).toBeGreaterThanOrEqual(90);
     expect(text.length).toBeGreaterThanOrEqual(60);
-    expect(described.length).toBeGreaterThanOrEqual(40);
+    expect(described.length).toBeGreaterThanOrEqual(80);
     for (const [prefix, set] of [
       ['pk-hyb', hybrid],
       ['pk-txt', text],
