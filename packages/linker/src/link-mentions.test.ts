@@ -1,7 +1,7 @@
 import { toyContext } from '@weft/core/test';
 import { describe, expect, it } from 'vitest';
 import { linkMentions, mentionAnchors } from './link-mentions.ts';
-import { contentWords, querySpans, singularForms } from './query-spans.ts';
+import { contentWords, querySpans, singularForms } from '@weft/grounding';
 
 describe('querySpans', () => {
   it('offers quoted phrases and word runs that neither start nor end with a function word, longest first', () => {

@@ -1,6 +1,6 @@
 import { searchText } from '@weft/core';
 import type { Anchor, RetrievalContext, TermStatistics } from '@weft/spec';
-import { type QuerySpan, querySpans, singularForms } from './query-spans.ts';
+import { type QuerySpan, querySpans, singularForms } from '@weft/grounding';
 
 /** A span of the query that names one or more graph nodes. */
 export interface Mention extends QuerySpan {

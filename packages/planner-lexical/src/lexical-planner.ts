@@ -1,11 +1,10 @@
-import { ArtifactCache, type LinearModel, linearScore, sigmoid } from '@weft/core';
-import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
+import { ArtifactCache } from '@weft/core';
+import { contentWords, type GroundedMention, groundingAnchors, groundQuestion } from '@weft/grounding';
 import type { Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
-import { mentionRow } from './mention-model.ts';
 import { type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
 
 /** The artifact kind and format version `trainLexicalPlanner` writes and `LexicalPlanner` reads. */
-export const lexicalPlannerArtifact = { kind: 'planner-lexical', version: 1 } as const;
+export const lexicalPlannerArtifact = { kind: 'planner-lexical', version: 2 } as const;
 
 /** The relation label of "no relation": the answers were not next to any linked mention. */
 export const noRelation = 'none';
@@ -20,8 +19,6 @@ export interface LexicalPlannerModel {
   readonly types: NaiveBayesModel;
   /** P(relation from a mentioned node to the answer | words), including `none`; likewise. */
   readonly relations: NaiveBayesModel;
-  /** P(a mention names a node next to the answers | `mentionFeatures`); absent when nothing taught it. */
-  readonly mentions?: LinearModel;
 }
 
 export interface LexicalPlannerOptions {
@@ -34,13 +31,13 @@ export interface LexicalPlannerOptions {
   readonly relationsPerMention?: number;
   /** Relations below this probability are not planned (default 0.05). */
   readonly minRelationProbability?: number;
-  /** Mentions below this specificity start no path (default 0.2). */
-  readonly minPathSpecificity?: number;
+  /** Mentions below this probability start no path (default 0.2). */
+  readonly minPathProbability?: number;
 }
 
 /**
- * Plans from the query's words alone: the mentions that name graph nodes (anchors, with their
- * specificity as confidence) and, once `trainLexicalPlanner` has fitted it on the KB's own queries,
+ * Plans from the query's words alone: the nodes the question names or describes (anchors from
+ * `groundQuestion`, with their calibrated probability as confidence) and, once `trainLexicalPlanner` has fitted it on the KB's own queries,
  * which node types are asked for and which relations lead from each mention to the answers (one-hop
  * paths with calibrated probabilities). Untrained, it plans anchors only: every target type, no path.
  */
@@ -62,12 +59,8 @@ export class LexicalPlanner implements PlannerV1 {
   }
 
   async doPlan({ query, context }: PlanOptions): Promise<Plan> {
-    const [linked, model] = await Promise.all([linkMentions(query, context), this.model(context)]);
-    // A trained mention model replaces the specificity by the probability that the mention is an anchor.
-    const mentionModel = model?.mentions;
-    const mentions = mentionModel
-      ? linked.map((m) => ({ ...m, specificity: sigmoid(linearScore(mentionModel, mentionRow(m))) }))
-      : linked;
+    const [grounding, model] = await Promise.all([groundQuestion(query, context), this.model(context)]);
+    const mentions = grounding.mentions;
     const words = contentWords(query);
     const targets = context.schema.targetTypes ?? context.schema.nodeTypes.map((t) => t.name);
     // A model fitted without labelled queries has no labels: it links mentions only.
@@ -83,11 +76,11 @@ export class LexicalPlanner implements PlannerV1 {
           .sort((a, b) => b.score - a.score || a.type.localeCompare(b.type))
       : [];
     const paths = relationProbabilities ? this.paths(mentions, relationProbabilities) : [];
-    const strongest = Math.max(0, ...mentions.map((m) => m.specificity));
+    const strongest = Math.max(0, ...mentions.map((m) => m.probability));
     return {
       query,
       targetTypes,
-      anchors: mentionAnchors(mentions),
+      anchors: groundingAnchors(grounding),
       paths,
       variables: [],
       triplets: [],
@@ -96,10 +89,13 @@ export class LexicalPlanner implements PlannerV1 {
     };
   }
 
-  private paths(mentions: readonly Mention[], probabilities: ReadonlyMap<string, number>): PlanPath[] {
+  private paths(
+    mentions: readonly GroundedMention[],
+    probabilities: ReadonlyMap<string, number>,
+  ): PlanPath[] {
     const keep = this.options.relationsPerMention ?? 3;
     const floor = this.options.minRelationProbability ?? 0.05;
-    const minSpecificity = this.options.minPathSpecificity ?? 0.2;
+    const minProbability = this.options.minPathProbability ?? 0.2;
     const relations = [...probabilities]
       .filter(([label, p]) => label !== noRelation && p >= floor)
       .sort((a, b) => b[1] - a[1])
@@ -107,7 +103,7 @@ export class LexicalPlanner implements PlannerV1 {
     const best = relations[0]?.[1] ?? 1;
     const paths: PlanPath[] = [];
     mentions.forEach((mention, anchor) => {
-      if (mention.specificity < minSpecificity) return;
+      if (mention.probability < minProbability) return;
       for (const [label, probability] of relations) {
         const [edgeType, direction] = label.split('|') as [string, 'in' | 'out'];
         paths.push({
@@ -123,9 +119,9 @@ export class LexicalPlanner implements PlannerV1 {
 }
 
 /** The query without its specific mentions: what the answer's own text should match. */
-function restriction(query: string, mentions: readonly Mention[]): string {
+function restriction(query: string, mentions: readonly GroundedMention[]): string {
   const cut = mentions
-    .filter((m) => m.specificity >= 0.5)
+    .filter((m) => m.probability >= 0.5)
     .sort((a, b) => b.end - b.start - (a.end - a.start));
   let out = query;
   for (const mention of cut) out = out.split(mention.text).join(' ');

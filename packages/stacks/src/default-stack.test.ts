@@ -17,7 +17,7 @@ const sets = [
       ['lenses made by Canon', ['p:ef']],
       ['a light entry level camera', ['p:d3500']],
       ['a rangefinder style compact with a fixed lens', ['p:q2']],
-      // A mention that names no anchor (the Leica Q2 is next to neither answer): the mention model's negatives.
+      // A mention that names no anchor (the Leica Q2 is next to neither answer).
       ['a camera like the Leica Q2 but made by Nikon', ['p:d850', 'p:d3500']],
       ['a lens like the Canon EF 100-400mm but made by Nikon', ['p:nikkor']],
     ],
@@ -25,35 +25,26 @@ const sets = [
   ),
 ];
 
-interface MentionChoice {
-  readonly mentionModel: boolean;
-  readonly val: number;
-}
-
 describe('default stack training', () => {
-  it('keeps the mention model only when the stack does better with it on val, and says which', async () => {
+  it('fits the planner (answer types, relations) and the reranker on labelled queries', async () => {
     const artifacts = memoryArtifacts();
     const store = { context: { ...toyContext(), artifacts } };
     const report = await defaultStack.train!(store, { sets, artifacts });
-    const tried = (report.details as { planner: { mentionModel: MentionChoice[] } }).planner.mentionModel;
-    // Labelled queries teach the mention model, so both planners were tried, the simpler one first.
-    expect(tried.map((t) => t.mentionModel)).toEqual([false, true]);
     const stored = artifacts.stored.get('default.planner-lexical') as ArtifactEnvelope<LexicalPlannerModel>;
-    const kept = tried[1]!.val > tried[0]!.val;
-    expect(stored.value.mentions !== undefined).toBe(kept);
-    expect(report.summary).toContain(`mention model ${kept ? 'kept' : 'dropped'}`);
+    expect(stored.value.types.labels).toContain('product');
+    expect(stored.value.relations.labels).toContain('made_by|in');
+    expect(report.summary).toMatch(/^planner: \d+ answer types, \d+ relations; reranker/);
   });
 
-  it('tries no mention model when only synthesised queries teach it', async () => {
+  it('learns no phrasing of types and relations from synthesised queries alone', async () => {
     const artifacts = memoryArtifacts();
     const store = { context: { ...toyContext(), artifacts } };
     const report = await defaultStack.train!(store, {
       sets: sets.map((set) => ({ ...set, synthesized: true })),
       artifacts,
     });
-    const tried = (report.details as { planner: { mentionModel: MentionChoice[] } }).planner.mentionModel;
-    expect(tried).toEqual([{ mentionModel: false, val: expect.any(Number) }]);
-    expect(report.summary).toContain('no labelled queries');
-    expect(report.summary).not.toContain('mention model');
+    const stored = artifacts.stored.get('default.planner-lexical') as ArtifactEnvelope<LexicalPlannerModel>;
+    expect(stored.value.relations.labels).toEqual([]);
+    expect(report.summary).toContain('no labelled queries: grounding only');
   });
 });

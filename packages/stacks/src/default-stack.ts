@@ -1,12 +1,6 @@
 import { artifactEnvelope, artifactName, createRetriever, type StackDefinition } from '@weft/core';
+import { LexicalPlanner, lexicalPlannerArtifact, trainLexicalPlanner } from '@weft/planner-lexical';
 import {
-  LexicalPlanner,
-  type LexicalPlannerModel,
-  lexicalPlannerArtifact,
-  trainLexicalPlanner,
-} from '@weft/planner-lexical';
-import {
-  type TrainLinearRerankerReport,
   type LinearRerankExample,
   LinearReranker,
   linearRerankerArtifact,
@@ -48,15 +42,6 @@ function weighted(sets: readonly TrainingSet[], split: 'train' | 'val', perSet: 
   const chosen = sets.map((set) => spread(set[split], perSet));
   const largest = Math.max(1, ...chosen.map((queries) => queries.length));
   return chosen.flatMap((queries) => queries.map((query) => ({ query, weight: largest / queries.length })));
-}
-
-function withoutMentionModel(model: LexicalPlannerModel): LexicalPlannerModel {
-  return { types: model.types, relations: model.relations };
-}
-
-/** The val figure of what training keeps: fitted or untrained weights. */
-function chosenVal(report: TrainLinearRerankerReport): number {
-  return report.chosen === 'fitted' ? Math.max(...report.tried.map((t) => t.val)) : report.untrained;
 }
 
 async function collect(
@@ -103,7 +88,7 @@ export const defaultStack: StackEntry = {
     // planner links mentions only, and the reranker leaves the planned type and relation alone.
     const labelled = options.sets.some((set) => !set.synthesized && set.train.length > 0);
     const synthesized = new Set(options.sets.filter((set) => set.synthesized).flatMap((set) => set.train));
-    const plannerModel = await trainLexicalPlanner(
+    const model = await trainLexicalPlanner(
       context,
       train.map(({ query, weight }) => ({
         query: query.query,
@@ -112,31 +97,16 @@ export const defaultStack: StackEntry = {
         ...(synthesized.has(query) ? { synthesized: true } : {}),
       })),
       {
-        mentionModel: labelled,
         onProgress: (done, total) => options.onProgress?.('planner', done, total),
         ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
       },
     );
-    // The mention model is kept only when the whole stack does better with it on val: WordNet's
-    // labelled queries keep it (val 76.3 vs 71.4 without), the Pokémon KB's 48 drop it (39.6 vs 42.6;
-    // with it, hybrid val Hit@1 fell 47.4 → 31.6). Without it first, so a tie keeps the simpler planner.
-    const variants: LexicalPlannerModel[] = [withoutMentionModel(plannerModel)];
-    if (plannerModel.mentions) variants.push(plannerModel);
-    let chosen: { model: LexicalPlannerModel; report: TrainLinearRerankerReport; val: number } | undefined;
-    const tried: { mentionModel: boolean; val: number }[] = [];
-    for (const model of variants) {
-      const planner = new LexicalPlanner({ model });
-      const suffix = model.mentions ? ' (mention model)' : '';
-      const trainExamples = await collect(context, planner, train, `train${suffix}`, options);
-      const valExamples = await collect(context, planner, val, `val${suffix}`, options);
-      const report = trainLinearReranker(trainExamples, valExamples, {
-        ...(labelled ? {} : { exclude: ['targetType', 'relationMatch', 'relationDocument'] }),
-      });
-      const score = chosenVal(report);
-      tried.push({ mentionModel: model.mentions !== undefined, val: score });
-      if (!chosen || score > chosen.val) chosen = { model, report, val: score };
-    }
-    const { model, report } = chosen!;
+    const planner = new LexicalPlanner({ model });
+    const trainExamples = await collect(context, planner, train, 'train', options);
+    const valExamples = await collect(context, planner, val, 'val', options);
+    const report = trainLinearReranker(trainExamples, valExamples, {
+      ...(labelled ? {} : { exclude: ['targetType', 'relationMatch', 'relationDocument'] }),
+    });
     await options.artifacts.put(
       plannerArtifact,
       artifactEnvelope(lexicalPlannerArtifact.kind, lexicalPlannerArtifact.version, model),
@@ -146,14 +116,10 @@ export const defaultStack: StackEntry = {
       artifactEnvelope(linearRerankerArtifact.kind, linearRerankerArtifact.version, report.model),
     );
     const best = Math.max(...report.tried.map((t) => t.val));
-    const mentionNote =
-      tried.length > 1
-        ? `, mention model ${model.mentions ? 'kept' : 'dropped'} (val ${tried[1]!.val.toFixed(1)} with, ${tried[0]!.val.toFixed(1)} without)`
-        : '';
     return {
-      summary: `planner: ${labelled ? `${model.types.labels.length} answer types, ${model.relations.labels.length} relations` : 'no labelled queries: mentions only'}${mentionNote}; reranker (${train.length} train, ${val.length} val queries): ${report.chosen} weights kept (val ${report.chosen === 'fitted' ? best.toFixed(1) : report.untrained.toFixed(1)} vs ${report.chosen === 'fitted' ? `untrained ${report.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of Hit@1 and MRR)`,
+      summary: `planner: ${labelled ? `${model.types.labels.length} answer types, ${model.relations.labels.length} relations` : 'no labelled queries: grounding only'}; reranker (${train.length} train, ${val.length} val queries): ${report.chosen} weights kept (val ${report.chosen === 'fitted' ? best.toFixed(1) : report.untrained.toFixed(1)} vs ${report.chosen === 'fitted' ? `untrained ${report.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of Hit@1 and MRR)`,
       details: {
-        planner: { types: model.types.labels, relations: model.relations.labels, mentionModel: tried },
+        planner: { types: model.types.labels, relations: model.relations.labels },
         reranker: report,
       },
     };

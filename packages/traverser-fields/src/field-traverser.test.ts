@@ -45,9 +45,13 @@ describe('FieldTraverser', () => {
     for (const id of products) {
       const candidate = candidates.find((c) => c.id === id);
       expect(candidate?.scores.anchorLink).toBeCloseTo(0.9);
-      expect(candidate?.trajectories[0]?.hops.map((h) => [h.node, h.via, h.edgeType, h.direction])).toEqual([
-        ['b:nikon', 'anchor', undefined, undefined],
-        [id, 'structure', 'made_by', 'in'],
+      // Each hop carries its own node's type: the named brand, then the product (#23: the anchor hop
+      // used to carry the neighbour's type).
+      expect(
+        candidate?.trajectories[0]?.hops.map((h) => [h.node, h.nodeType, h.via, h.edgeType, h.direction]),
+      ).toEqual([
+        ['b:nikon', 'brand', 'anchor', undefined, undefined],
+        [id, 'product', 'structure', 'made_by', 'in'],
       ]);
     }
     // The anchor's neighbours lead the untrained order: the query's own words match little.
@@ -84,7 +88,8 @@ describe('FieldTraverser', () => {
       });
       const named = candidates.find((c) => c.id === 'p:nikkor');
       expect(named?.scores.anchorSelf).toBeCloseTo(0.8);
-      expect(named?.scores.anchorLink).toBeCloseTo(0.9);
+      // Adjacent to one of the two anchors: its link (0.9) over the anchors' total confidence (1.7).
+      expect(named?.scores.anchorLink).toBeCloseTo(0.9 / 1.7);
       expect(named?.trajectories.map((t) => t.hops[0]!.node)).toEqual(['b:nikon']);
     }
   });

@@ -44,6 +44,7 @@ interface GlobalSearches {
 interface Adjacency {
   /** Index into `plan.anchors`. */
   readonly anchor: number;
+  /** The named node and its type. */
   readonly node: string;
   readonly nodeType: string;
   readonly edgeType: string;
@@ -174,20 +175,27 @@ export class FieldTraverser implements TraverserV1 {
     return searches;
   }
 
-  /** The neighbours of the nodes the query names: up to `neighborsPerNode` per node, of any edge type. */
-  private async anchorNeighbours(plan: Plan, context: RetrievalContext): Promise<Map<string, Adjacency[]>> {
+  /**
+   * The neighbours of the nodes the query names (up to `neighborsPerNode` per node, of any edge
+   * type): how each touches them, and each neighbour's type.
+   */
+  private async anchorNeighbours(
+    plan: Plan,
+    context: RetrievalContext,
+  ): Promise<{ links: Map<string, Adjacency[]>; types: Map<string, string> }> {
     const minSpecificity = this.options.minSpecificity ?? 0.2;
     const perMention = this.options.nodesPerMention ?? 5;
-    const owners = new Map<string, { anchor: number; weight: number }[]>();
+    const owners = new Map<string, { anchor: number; weight: number; type: string }[]>();
     plan.anchors.forEach((anchor, index) => {
       if (anchor.confidence < minSpecificity) return;
       for (const node of anchor.candidates.slice(0, perMention)) {
         const list = owners.get(node.id) ?? owners.set(node.id, []).get(node.id)!;
-        list.push({ anchor: index, weight: anchor.confidence * node.score });
+        list.push({ anchor: index, weight: anchor.confidence * node.score, type: node.type });
       }
     });
     const out = new Map<string, Adjacency[]>();
-    if (owners.size === 0) return out;
+    const types = new Map<string, string>();
+    if (owners.size === 0) return { links: out, types };
     const neighbours = await context.graph.doNeighbors({
       seeds: [...owners.keys()],
       direction: 'both',
@@ -201,34 +209,32 @@ export class FieldTraverser implements TraverserV1 {
       for (const owner of owners.get(n.seed) ?? []) {
         if (namedBy.has(owner.anchor)) continue;
         const list = out.get(n.node) ?? out.set(n.node, []).get(n.node)!;
+        types.set(n.node, n.nodeType);
         list.push({
           anchor: owner.anchor,
           node: n.seed,
-          nodeType: n.nodeType,
+          nodeType: owner.type,
           edgeType: n.edgeType,
           direction: n.direction,
           weight: owner.weight,
         });
       }
     }
-    return out;
+    return { links: out, types };
   }
 
   /** The mentioned nodes' neighbours of the target types whose documents best match the query. */
   private async addStructural(
     query: string,
-    structural: Map<string, Adjacency[]>,
+    { links: structural, types }: { links: Map<string, Adjacency[]>; types: Map<string, string> },
     pool: Pool,
     context: RetrievalContext,
   ): Promise<void> {
     const targets = context.schema.targetTypes ? new Set(context.schema.targetTypes) : undefined;
-    const ids = [...structural.keys()].filter((id) => {
-      const type = structural.get(id)![0]!.nodeType;
-      return !targets || targets.has(type);
-    });
+    const ids = [...structural.keys()].filter((id) => !targets || targets.has(types.get(id)!));
     for (const id of ids) {
       pool.adjacency.set(id, structural.get(id)!);
-      pool.types.set(id, structural.get(id)![0]!.nodeType);
+      pool.types.set(id, types.get(id)!);
     }
     if (ids.length === 0) return;
     const [hits = []] = await searchText(context.text, [query], {
@@ -333,9 +339,13 @@ export class FieldTraverser implements TraverserV1 {
   private candidates(plan: Plan, pool: Pool, limit: number): Candidate[] {
     const typeScore = new Map(plan.targetTypes.map((t) => [t.type, t.score]));
     const named = new Map<string, number>();
+    const spelled = new Map<string, number>();
     for (const anchor of plan.anchors)
-      for (const node of anchor.candidates)
-        named.set(node.id, Math.max(named.get(node.id) ?? 0, anchor.confidence * node.score));
+      for (const node of anchor.candidates) {
+        const link = anchor.confidence * node.score;
+        named.set(node.id, Math.max(named.get(node.id) ?? 0, link));
+        if (node.named) spelled.set(node.id, Math.max(spelled.get(node.id) ?? 0, link));
+      }
     const pathConfidence = new Map<string, number>();
     for (const path of plan.paths) {
       const hop = path.hops[0];
@@ -343,12 +353,17 @@ export class FieldTraverser implements TraverserV1 {
       const key = `${path.anchor}|${hop.edgeType}|${hop.direction}`;
       pathConfidence.set(key, Math.max(pathConfidence.get(key) ?? 0, path.confidence ?? path.score));
     }
-    const gate = Math.max(0, ...plan.anchors.map((a) => a.confidence));
+    // As the linear reranker's gate (`mentionGate`): the root of the surest anchor's probability.
+    const gate = Math.sqrt(Math.max(0, ...plan.anchors.map((a) => a.confidence)));
+    const totalConfidence = plan.anchors.reduce((sum, a) => sum + a.confidence, 0);
     const maxOf = (m: Map<string, number>) => Math.max(0, ...m.values());
     const max = { document: maxOf(pool.document), combined: maxOf(pool.combined), dense: maxOf(pool.dense) };
     const out: Candidate[] = pool.ids.map((id) => {
       const adjacency = pool.adjacency.get(id) ?? [];
-      const anchorLink = Math.max(0, ...adjacency.map((a) => a.weight));
+      const perAnchor = new Map<number, number>();
+      for (const a of adjacency) perAnchor.set(a.anchor, Math.max(perAnchor.get(a.anchor) ?? 0, a.weight));
+      // Adjacency to every anchor the question builds on counts (an intersection), each by its best link.
+      const anchorLink = [...perAnchor.values()].reduce((x, y) => x + y, 0) / Math.max(1, totalConfidence);
       const relationMatch = Math.max(
         0,
         ...adjacency.map(
@@ -362,6 +377,7 @@ export class FieldTraverser implements TraverserV1 {
         ...(pool.dense.size > 0 ? { dense: pool.dense.get(id) ?? 0 } : {}),
         anchorLink,
         anchorSelf: named.get(id) ?? 0,
+        anchorNamed: spelled.get(id) ?? 0,
         ...(type !== undefined && typeScore.size > 0 ? { targetType: typeScore.get(type) ?? 0 } : {}),
         ...(plan.paths.length > 0 ? { relationMatch } : {}),
       };

@@ -10,8 +10,16 @@ export interface TypeScore {
 export interface Anchor {
   /** The query text of the mention, e.g. `"Nikon F-mount"`. */
   readonly mention: string;
-  /** Linked nodes, best first, with link scores in [0, 1]. */
-  readonly candidates: readonly { readonly id: string; readonly score: number; readonly type: string }[];
+  /**
+   * Linked nodes, best first, with link scores in [0, 1]. `named`: the mention spells the node's name
+   * or an alias (absent or false: linked by its description or otherwise).
+   */
+  readonly candidates: readonly {
+    readonly id: string;
+    readonly score: number;
+    readonly type: string;
+    readonly named?: boolean;
+  }[];
   /** Confidence that the mention is an entity of the graph at all, in [0, 1]. */
   readonly confidence: number;
 }

@@ -22,6 +22,11 @@ const functionWords: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** A function word of English (`the`, `of`, `which`): never the first or last word of a name. */
+export function isFunctionWord(word: string): boolean {
+  return functionWords.has(word.toLowerCase());
+}
+
 /** The query's words, lower-cased, without function words: what word-based models look at. */
 export function contentWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !functionWords.has(word));

@@ -1,0 +1,13 @@
+export {
+  type GroundedCandidate,
+  type GroundedMention,
+  type Grounding,
+  type GroundQuestionOptions,
+  groundQuestion,
+  questionPhrases,
+} from './ground-question.ts';
+export { type GroundMentionOptions, groundMention } from './ground-mention.ts';
+export { groundingAnchors } from './grounding-anchors.ts';
+export { type GroundingFeature, groundingFeatures, groundingWeights } from './grounding-weights.ts';
+export { type NounPhrase, nounPhrases } from './noun-phrases.ts';
+export { contentWords, isFunctionWord, type QuerySpan, querySpans, singularForms } from './query-spans.ts';

@@ -1,0 +1,33 @@
+// Fits @weft/grounding's logistic weights on feature rows written by grounding-dev.ts (train splits
+// only), each set weighing as much as the others, unbalanced labels so that the output is a
+// probability; prints the weights in the raw feature scale, ready for grounding-weights.ts.
+//   ./dev node --conditions=@weft/source tooling/results/src/fit-grounding-weights.ts rows-a.jsonl rows-b.jsonl …
+import { readFileSync } from 'node:fs';
+import { fitLogistic } from '@weft/core';
+import { groundingFeatures } from '@weft/grounding';
+
+const features = groundingFeatures.filter((f) => f !== 'bias');
+const sets = process.argv.slice(2).map((file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { y: 0 | 1; f: Record<string, number> }),
+);
+const rows = sets.flatMap((rows) =>
+  rows.map((r) => ({ x: features.map((f) => r.f[f] ?? 0), y: r.y, weight: 1000 / rows.length })),
+);
+const model = fitLogistic(features, rows, {
+  l2: Number(process.env.L2 ?? 0.01),
+  epochs: 2000,
+  balanced: false,
+});
+const raw: Record<string, number> = {};
+let bias = model.bias;
+features.forEach((f, i) => {
+  raw[f] = model.weights[i]! / model.scale[i]!;
+  bias -= (model.weights[i]! * model.mean[i]!) / model.scale[i]!;
+});
+raw.bias = bias;
+console.log(
+  JSON.stringify(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Number(v.toFixed(3))])), null, 2),
+);
