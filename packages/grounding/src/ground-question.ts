@@ -135,25 +135,29 @@ export function questionPhrases(question: string, nodeTypes: readonly string[] =
       start: np.start,
       end: np.end,
       quoted: false,
-      names: subSpans(question, np),
+      names: [{ text: np.text, words: np.words.length }],
     });
+    // Each shorter run of its words may spell a name of its own ("Combee" in "the moves Combee").
+    for (const span of subSpans(question, np)) {
+      if (span.words === np.words.length) continue;
+      phrases.push({ ...span, description: '', quoted: false, names: [{ text: span.text, words: span.words }] });
+    }
   }
   return phrases;
 }
 
-function subSpans(question: string, np: NounPhrase): { text: string; words: number }[] {
+function subSpans(
+  question: string,
+  np: NounPhrase,
+): { text: string; start: number; end: number; words: number }[] {
   const words = np.words;
-  const out: { text: string; words: number }[] = [];
-  const seen = new Set<string>();
+  const out: { text: string; start: number; end: number; words: number }[] = [];
   for (let n = Math.min(4, words.length); n >= 1; n--) {
     for (let i = 0; i + n <= words.length; i++) {
       const first = words[i]!;
       const last = words[i + n - 1]!;
       if (isFunctionWord(first.text) || isFunctionWord(last.text)) continue;
-      const text = question.slice(first.start, last.end);
-      if (seen.has(text.toLowerCase())) continue;
-      seen.add(text.toLowerCase());
-      out.push({ text, words: n });
+      out.push({ text: question.slice(first.start, last.end), start: first.start, end: last.end, words: n });
     }
   }
   return out;
@@ -223,7 +227,7 @@ export async function groundQuestion(
         coherence: c.share,
         coherenceBest: c.rank,
         rarity: rarity[p] ?? 0.5,
-        words: Math.min(phrase.text.split(/\s+/).length, 4) / 4,
+        words: Math.min(phrase.names[0]?.words ?? 1, 4) / 4,
         quoted: phrase.quoted ? 1 : 0,
         isTextMatch: rank === undefined ? 0 : 1 / (1 + rank),
         bias: 1,
@@ -245,7 +249,15 @@ export async function groundQuestion(
     });
   });
   mentions.sort((a, b) => b.probability - a.probability || a.start - b.start);
-  return { question, mentions, textual };
+  // A span inside another that links the same best node says nothing new: the surer one stays.
+  const kept: GroundedMention[] = [];
+  for (const mention of mentions) {
+    const same = kept.some(
+      (k) => k.start < mention.end && mention.start < k.end && k.candidates[0]!.id === mention.candidates[0]!.id,
+    );
+    if (!same) kept.push(mention);
+  }
+  return { question, mentions: kept, textual };
 }
 
 /** Per phrase: its candidates from names (exact look-up of sub-spans) and descriptions (BM25). */

@@ -22,16 +22,16 @@ export type GroundingFeature = (typeof groundingFeatures)[number];
 
 /** Logistic weights over `groundingFeatures`. */
 export const groundingWeights: Readonly<Record<GroundingFeature, number>> = {
-  name: 0.446,
-  nameWhole: -0.19,
-  nameRare: 0.85,
-  description: -0.131,
-  descriptionRank: 1.026,
-  coherence: 3.888,
-  coherenceBest: 2.794,
-  rarity: 0.14,
-  words: 0.434,
-  quoted: 1.153,
-  isTextMatch: 2.799,
-  bias: -5.357,
+  name: 0.08,
+  nameWhole: 0.08,
+  nameRare: 1.166,
+  description: -0.157,
+  descriptionRank: 1.054,
+  coherence: 4.135,
+  coherenceBest: 2.685,
+  rarity: 0.151,
+  words: 0.351,
+  quoted: 1.121,
+  isTextMatch: 2.823,
+  bias: -5.327,
 };

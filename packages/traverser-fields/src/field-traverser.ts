@@ -81,6 +81,14 @@ function join(pool: Pool, id: string): void {
 const opposite = (direction: EdgeDirection): EdgeDirection => (direction === 'in' ? 'out' : 'in');
 
 /**
+ * The anchors that spell a node's name: adjacency to another candidate of the same mention does not
+ * count for it (a name's namesakes do not confirm each other). A node an anchor only describes may
+ * still be next to that anchor's named node (Tyrogue → Hitmontop, its evolution).
+ */
+const namesakes = (owners: readonly { anchor: number; named: boolean }[] | undefined): Set<number> =>
+  new Set((owners ?? []).filter((o) => o.named).map((o) => o.anchor));
+
+/**
  * One list of candidates with every score a relation-aware ranker needs (see `KnownScores`): BM25 of
  * the node's own document (`bm25`) and of its relation-aware document (`bm25Relations`, the
  * `combined` field), dense similarity (`dense`), adjacency to the nodes the query names
@@ -185,12 +193,17 @@ export class FieldTraverser implements TraverserV1 {
   ): Promise<{ links: Map<string, Adjacency[]>; types: Map<string, string> }> {
     const minSpecificity = this.options.minSpecificity ?? 0.2;
     const perMention = this.options.nodesPerMention ?? 5;
-    const owners = new Map<string, { anchor: number; weight: number; type: string }[]>();
+    const owners = new Map<string, { anchor: number; weight: number; type: string; named: boolean }[]>();
     plan.anchors.forEach((anchor, index) => {
       if (anchor.confidence < minSpecificity) return;
       for (const node of anchor.candidates.slice(0, perMention)) {
         const list = owners.get(node.id) ?? owners.set(node.id, []).get(node.id)!;
-        list.push({ anchor: index, weight: anchor.confidence * node.score, type: node.type });
+        list.push({
+          anchor: index,
+          weight: anchor.confidence * node.score,
+          type: node.type,
+          named: node.named === true,
+        });
       }
     });
     const out = new Map<string, Adjacency[]>();
@@ -205,7 +218,7 @@ export class FieldTraverser implements TraverserV1 {
     for (const n of neighbours) {
       // A named node next to a node another mention names still counts as adjacent ("the hypernym
       // of 'cucumber' (a melon vine …)" names its answer); a mention never links its own namesakes.
-      const namedBy = new Set((owners.get(n.node) ?? []).map((o) => o.anchor));
+      const namedBy = namesakes(owners.get(n.node));
       for (const owner of owners.get(n.seed) ?? []) {
         if (namedBy.has(owner.anchor)) continue;
         const list = out.get(n.node) ?? out.set(n.node, []).get(n.node)!;
@@ -300,12 +313,17 @@ export class FieldTraverser implements TraverserV1 {
   private async candidateSideAdjacency(plan: Plan, pool: Pool, context: RetrievalContext): Promise<void> {
     const minSpecificity = this.options.minSpecificity ?? 0.2;
     const perMention = this.options.nodesPerMention ?? 5;
-    const named = new Map<string, { anchor: number; weight: number; type: string }[]>();
+    const named = new Map<string, { anchor: number; weight: number; type: string; named: boolean }[]>();
     plan.anchors.forEach((anchor, index) => {
       if (anchor.confidence < minSpecificity) return;
       for (const node of anchor.candidates.slice(0, perMention)) {
         const list = named.get(node.id) ?? named.set(node.id, []).get(node.id)!;
-        list.push({ anchor: index, weight: anchor.confidence * node.score, type: node.type });
+        list.push({
+          anchor: index,
+          weight: anchor.confidence * node.score,
+          type: node.type,
+          named: node.named === true,
+        });
       }
     });
     const seeds = pool.ids.filter((id) => !pool.adjacency.has(id));
@@ -319,7 +337,7 @@ export class FieldTraverser implements TraverserV1 {
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
     for (const n of neighbours) {
-      const namedBy = new Set((named.get(n.seed) ?? []).map((o) => o.anchor));
+      const namedBy = namesakes(named.get(n.seed));
       for (const owner of named.get(n.node) ?? []) {
         if (namedBy.has(owner.anchor)) continue;
         const list = pool.adjacency.get(n.seed) ?? pool.adjacency.set(n.seed, []).get(n.seed)!;
