@@ -4,7 +4,13 @@ import path from 'node:path';
 import { InMemoryGraphStore, toySkb } from '@weft/core/test';
 import type { SkbQuery } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { goldAnnotations, parseRelationalPart, readAnnotations, resolveGoldPlans } from './gold-plans.ts';
+import {
+  goldAnnotations,
+  mentionIn,
+  parseRelationalPart,
+  readAnnotations,
+  resolveGoldPlans,
+} from './gold-plans.ts';
 
 describe('parseRelationalPart (WordNet)', () => {
   it('reads the direction from the anchor towards the answer X', () => {
@@ -171,11 +177,22 @@ describe('resolveGoldPlans', () => {
     expect(plan).toEqual({
       queryId: 'q1',
       question: 'which lens works with the D850',
-      anchors: [{ id: 'p:d850', name: 'Nikon D850', type: 'product' }],
+      anchors: [{ id: 'p:d850', name: 'Nikon D850', type: 'product', mention: 'Nikon D850' }],
       // p:nikkor -compatible_with-> p:d850: from the anchor the edge is followed backwards.
       paths: [{ anchor: 0, hops: [{ edgeType: 'compatible_with', direction: 'in' }] }],
       targetTypes: ['product'],
       restriction: 'telephoto',
     });
+  });
+});
+
+describe('mentionIn', () => {
+  it('takes the first name that occurs in the question as whole words, as the question writes it', () => {
+    const question = 'Which Chinese tree of the pine family has flat needles?';
+    expect(mentionIn(question, [undefined, 'Pine Family', 'Pinaceae'])).toBe('pine family');
+    expect(mentionIn(question, ['Pinaceae', 'tree'])).toBe('tree');
+    // Part of a word is no mention.
+    expect(mentionIn(question, ['pin', 'needle'])).toBeUndefined();
+    expect(mentionIn('a (C++) question', ['C++'])).toBe('C++');
   });
 });

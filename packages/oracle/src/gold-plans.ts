@@ -23,6 +23,8 @@ export interface GoldAnnotation {
   readonly question: string;
   /** Gold anchor node ids (`meta.anchors`, node types left out). */
   readonly anchors: readonly string[];
+  /** The words of the question that name each anchor, when the set says (`meta.anchor_names`). */
+  readonly anchorNames?: readonly (string | undefined)[];
   /** Gold paths; empty when the query set gives none. */
   readonly paths: readonly GoldPath[];
   /** A node type the answers must have, when the source says so (WordNet's `type(X) = L`). */
@@ -183,9 +185,19 @@ export function goldAnnotations(
       : [];
     const anchors = listed.filter((a) => !typeNames.has(a));
     if (anchors.length === 0) continue;
+    const names = Array.isArray(meta.anchor_names) ? meta.anchor_names : [];
+    const anchorNames = listed.flatMap((a, i) =>
+      typeNames.has(a) ? [] : [typeof names[i] === 'string' ? (names[i] as string) : undefined],
+    );
     const listedType = listed.find((a) => typeNames.has(a));
     const restriction = typeof meta.textual_requirement === 'string' ? meta.textual_requirement : '';
-    const base = { queryId: query.id, question: query.query, anchors, restriction };
+    const base = {
+      queryId: query.id,
+      question: query.query,
+      anchors,
+      ...(anchorNames.some((n) => n !== undefined) ? { anchorNames } : {}),
+      restriction,
+    };
     const fromMeta = metaPaths(meta.paths);
     const annotated = options.annotations?.get(query.id);
     if (fromMeta && fromMeta.length > 0) {
@@ -217,6 +229,26 @@ export interface GoldNode {
   readonly id: string;
   readonly name: string;
   readonly type: string;
+  /**
+   * What a model following the planners' prompts writes for it: the words of the question that name
+   * it (`meta.anchor_names`, else the node's name or an alias, as they occur in the question), else
+   * the node's name.
+   */
+  readonly mention: string;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The first of `names` that occurs in `question` as whole words, ignoring case. */
+export function mentionIn(question: string, names: readonly (string | undefined)[]): string | undefined {
+  for (const name of names) {
+    if (!name?.trim()) continue;
+    const match = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name.trim())}(?![\\p{L}\\p{N}])`, 'iu').exec(
+      question,
+    );
+    if (match) return match[0];
+  }
+  return undefined;
 }
 
 /** A gold plan with everything read from the store: what the oracle model writes from. */
@@ -251,9 +283,13 @@ export async function resolveGoldPlans(
   const byId = new Map(nodes.flatMap((node) => (node ? [[node.id, node] as const] : [])));
   const plans: GoldPlan[] = [];
   for (const annotation of annotations) {
-    const anchors = annotation.anchors.flatMap((id) => {
+    const anchors = annotation.anchors.flatMap((id, i) => {
       const node = byId.get(id);
-      return node ? [{ id, name: node.name, type: node.type }] : [];
+      if (!node) return [];
+      const mention =
+        mentionIn(annotation.question, [annotation.anchorNames?.[i], node.name, ...(node.aliases ?? [])]) ??
+        node.name;
+      return [{ id, name: node.name, type: node.type, mention }];
     });
     const answers = options.answers.get(annotation.queryId) ?? [];
     const counts = new Map<string, number>();

@@ -5,6 +5,7 @@ export {
   type GoldNode,
   type GoldPath,
   type GoldPlan,
+  mentionIn,
   parseRelationalPart,
   type RelationalPartData,
   readAnnotations,

@@ -144,7 +144,9 @@ describe('corruptPlans', () => {
   const plans: GoldPlan[] = Array.from({ length: 40 }, (_, i) => ({
     queryId: `q${i}`,
     question: `question ${i}`,
-    anchors: [{ id: `b:${i}`, name: `Brand ${i}`, type: i % 2 ? 'brand' : 'category' }],
+    anchors: [
+      { id: `b:${i}`, name: `Brand ${i}`, mention: `brand ${i}`, type: i % 2 ? 'brand' : 'category' },
+    ],
     paths: [{ anchor: 0, hops: [{ edgeType: 'made_by', direction: 'in' }] }],
     targetTypes: ['product'],
     restriction: '',
@@ -189,9 +191,11 @@ describe('corruptPlans', () => {
       const answer = pathPlanOutputSchema.parse(JSON.parse(text));
       const right = pathPlanOutputSchema.parse(JSON.parse(pathPlanAnswer(plan)));
       expect(answer).not.toEqual(right);
-      if (corrupted.get(plan.queryId) === 'anchor')
+      if (corrupted.get(plan.queryId) === 'anchor') {
+        // Another question's anchor, named as the store names it.
         expect(answer.anchors[0]!.mention).toBe(noisy[i]!.anchors[0]!.name);
-      else expect(answer.paths[0]!.hops[0]!.edge).not.toBe(right.paths[0]!.hops[0]!.edge);
+        expect(noisy[i]!.anchors[0]!.id).not.toBe(plan.anchors[0]!.id);
+      } else expect(answer.paths[0]!.hops[0]!.edge).not.toBe(right.paths[0]!.hops[0]!.edge);
     }
   });
 });

@@ -83,9 +83,9 @@ export function pathPlanAnswer(plan: GoldPlan): string {
   const target = plan.targetTypes[0];
   return JSON.stringify({
     targetTypes: plan.targetTypes.slice(0, 1),
-    anchors: plan.anchors.map((a) => ({ mention: a.name, type: a.type })),
+    anchors: plan.anchors.map((a) => ({ mention: a.mention, type: a.type })),
     paths: plan.paths.slice(0, 3).map((path) => ({
-      anchor: plan.anchors[path.anchor]!.name,
+      anchor: plan.anchors[path.anchor]!.mention,
       hops: path.hops.map((hop, i) => ({
         edge: hop.edgeType,
         direction: hop.direction,
@@ -97,7 +97,7 @@ export function pathPlanAnswer(plan: GoldPlan): string {
 }
 
 /**
- * FocusedRetriever's Cypher for a gold plan: one pattern per path from the anchor (by name) to the
+ * FocusedRetriever's Cypher for a gold plan: one pattern per path from the anchor (by its mention) to the
  * answer `x`, anchors without a path as patterns of their own, the restriction as
  * `x.text CONTAINS`.
  */
@@ -106,7 +106,7 @@ export function cypherAnswer(plan: GoldPlan): string {
   const answer = `(x${target ? `:${cypherName(target)}` : ''})`;
   const anchorNode = (index: number) => {
     const node = plan.anchors[index]!;
-    return `(a${index}:${cypherName(node.type)} {name: ${JSON.stringify(node.name)}})`;
+    return `(a${index}:${cypherName(node.type)} {name: ${JSON.stringify(node.mention)}})`;
   };
   const patterns: string[] = [];
   const used = new Set<number>();
@@ -132,7 +132,7 @@ export function routeAnswer(plan: GoldPlan): string {
   return JSON.stringify({
     module: 'hybrid',
     entities: plan.anchors.map((anchor, index) => ({
-      mention: anchor.name,
+      mention: anchor.mention,
       relations: plan.paths
         .filter((path) => path.anchor === index && path.hops.length <= 2)
         .map(({ hops: [first, second] }) => ({
@@ -322,7 +322,8 @@ export function corruptPlans(
     const from = sameType.length > 0 ? sameType : others;
     if (from.length === 0) return undefined;
     const other = from[h % from.length]!;
-    return { ...plan, anchors: [other, ...plan.anchors.slice(1)] };
+    // Named as the store names it: its words belong to another question.
+    return { ...plan, anchors: [{ ...other, mention: other.name }, ...plan.anchors.slice(1)] };
   };
   const wrongRelation = (plan: GoldPlan, h: number): GoldPlan | undefined => {
     const path = plan.paths[0];
