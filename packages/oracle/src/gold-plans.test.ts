@@ -81,6 +81,34 @@ describe('parseRelationalPart (WordNet)', () => {
     });
     expect(parseRelationalPart('no relation here', ['wn:1']).paths).toEqual([]);
   });
+
+  it("reads the Pokémon KB's notation: anchors by id in parentheses, X:<type>, single-dash edges", () => {
+    expect(
+      parseRelationalPart(
+        'X:move <-learns- Y <-is_forme_of- Lopunny-Mega (pokemon:lopunnymega) AND X -has_type-> Fighting (type:fighting)',
+        ['pokemon:lopunnymega', 'type:fighting'],
+      ),
+    ).toEqual({
+      paths: [
+        {
+          anchor: 'pokemon:lopunnymega',
+          hops: [
+            { edgeType: 'is_forme_of', direction: 'out' },
+            { edgeType: 'learns', direction: 'out' },
+          ],
+        },
+        { anchor: 'type:fighting', hops: [{ edgeType: 'has_type', direction: 'in' }] },
+      ],
+      typeLabel: 'move',
+    });
+    expect(
+      parseRelationalPart('X:pokemon -has_hidden_ability-> Speed Boost (ability:speedboost)', [
+        'ability:speedboost',
+      ]).paths,
+    ).toEqual([
+      { anchor: 'ability:speedboost', hops: [{ edgeType: 'has_hidden_ability', direction: 'in' }] },
+    ]);
+  });
 });
 
 const skb = toySkb();

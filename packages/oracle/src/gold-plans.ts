@@ -112,19 +112,27 @@ type Token =
   | { kind: 'edge'; edgeType: string; arrow: 'right' | 'left' | 'none' };
 
 /**
- * WordNet's `meta.relational_part`, e.g. `X --hypernym--> A`, `A --part_meronym--> X or A --…`,
- * `X --instance_hypernym--> A1 and A2 --part_meronym--> X`, `A --antonym-- B --similar_to-- X`,
- * `X --domain_topic--> A and type(X) = L`: X is the answer, A (or A1) the first gold anchor, A2 the
- * second; `--e-->` is an edge as stored, `<--e--` backwards, `--e--` either way; of alternatives
- * (`or`) the first is taken; `-->+` (any depth) is read as one hop.
+ * A relational part as the judged sets write it. WordNet's: `X --hypernym--> A`,
+ * `A --part_meronym--> X or A --…`, `X --instance_hypernym--> A1 and A2 --part_meronym--> X`,
+ * `A --antonym-- B --similar_to-- X`, `X --domain_topic--> A and type(X) = L`: X is the answer, A (or
+ * A1) the first gold anchor, A2 the second. The Pokémon KB's: `X:move <-learns- Charizard
+ * (pokemon:charizard) AND X -has_type-> Fire (type:fire)`: an anchor is named by its id in
+ * parentheses, `X:<type>` gives the answers' type. `--e-->` / `-e->` is an edge as stored, `<--e--` /
+ * `<-e-` backwards, `--e--` either way; of alternatives (`or`) the first is taken; `-->+` (any
+ * depth) is read as one hop.
  */
 export function parseRelationalPart(
   text: string,
   anchors: readonly string[],
 ): { paths: GoldPath[]; typeLabel?: string } {
-  const main = (text.split(';')[0] ?? '').replace(/\([^)]*\)/g, ' ').split(/:\s/)[0] ?? '';
+  let main = text.split(';')[0] ?? '';
+  // An anchor named by its id in parentheses stands for A1, A2, … (its name words are dropped).
+  for (const [k, id] of anchors.entries())
+    main = main.replace(new RegExp(`(?:[^\\s<>-]+\\s+)*?\\(${escapeRegExp(id)}\\)`), ` A${k + 1} `);
+  const answerType = /\bX:([A-Za-z0-9_.]+)/.exec(main)?.[1];
+  main = main.replace(/\([^)]*\)/g, ' ').split(/:\s/)[0] ?? '';
   const paths: GoldPath[] = [];
-  let typeLabel: string | undefined;
+  let typeLabel: string | undefined = answerType;
   for (const clause of main.split(/\s+and\s+/i)) {
     const type = /type\s+X?\s*=\s*(\S+)/.exec(clause.replace(/[()]/g, ' '));
     if (type && !clause.includes('--')) {
@@ -134,20 +142,21 @@ export function parseRelationalPart(
     const first = clause.split(/\s+or\s+/i)[0] ?? '';
     const tokens: Token[] = [];
     for (const part of first.trim().split(/\s+/)) {
-      const edge = /^(<)?--([A-Za-z0-9_.:-]+?)--(>)?\+?$/.exec(part);
+      const edge = /^(<)?--?([A-Za-z0-9_.:]+?)--?(>)?\+?$/.exec(part);
       if (edge) {
         tokens.push({
           kind: 'edge',
           edgeType: edge[2]!,
           arrow: edge[3] ? 'right' : edge[1] ? 'left' : 'none',
         });
-      } else if (/^[A-Z][A-Z0-9]*$/.test(part)) tokens.push({ kind: 'node', label: part });
+      } else if (/^X:/.test(part)) tokens.push({ kind: 'node', label: 'X' });
+      else if (/^[A-Z][A-Z0-9]*$/.test(part)) tokens.push({ kind: 'node', label: part });
     }
     const answer = tokens.findIndex((t) => t.kind === 'node' && t.label === 'X');
-    const start = tokens.findIndex((t) => t.kind === 'node' && /^A[12]?$/.test(t.label));
+    const start = tokens.findIndex((t) => t.kind === 'node' && /^A\d*$/.test(t.label));
     if (answer < 0 || start < 0) continue;
     const label = (tokens[start] as { label: string }).label;
-    const anchor = anchors[label === 'A2' ? 1 : 0];
+    const anchor = anchors[/^A\d+$/.test(label) ? Number(label.slice(1)) - 1 : 0];
     if (!anchor) continue;
     const step = answer > start ? 1 : -1;
     const hops: GoldHop[] = [];
@@ -237,7 +246,9 @@ export interface GoldNode {
   readonly mention: string;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /** The first of `names` that occurs in `question` as whole words, ignoring case. */
 export function mentionIn(question: string, names: readonly (string | undefined)[]): string | undefined {
