@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { anchorLinking, goldAnchorsOf, summarizeLinking } from './anchor-linking.ts';
 import { evaluateStacks } from './evaluate-stacks.ts';
 import { evaluationMarkdown, evaluationSummary } from './evaluation-report.ts';
-import { oracleAnchors, replaceAnchors, withPlanTransform } from './oracle-anchors.ts';
+import { oracleAnchors, questionIn, replaceAnchors, withPlanTransform } from './oracle-anchors.ts';
 
 const anchor = (mention: string, confidence: number, ids: string[]): Anchor => ({
   mention,
@@ -217,6 +217,30 @@ describe('linking in evaluateStacks and the oracle anchors', () => {
     expect(trace.plan?.anchors).toEqual([
       { mention: 'Leica', confidence: 1, candidates: [{ id: 'b:leica', type: 'brand', score: 1 }] },
     ]);
+  });
+
+  it('knows a question an expander lengthened by its start', async () => {
+    const context = toyContext({ vectors: false });
+    const transform = oracleAnchors(queries);
+    const plan = emptyPlan('x', context.schema);
+    const lengthened = await transform(plan, {
+      query: 'the Leica camera the Leica camera Leitz rangefinder',
+      feedback: [],
+      context,
+    });
+    expect(lengthened.anchors.map((a) => a.mention)).toEqual(['Leica']);
+    // A longer word is another question.
+    const other = await transform(plan, { query: 'the Leica cameras', feedback: [], context });
+    expect(other.anchors).toEqual([]);
+    expect(
+      questionIn(
+        'ab c',
+        new Map([
+          ['a', 1],
+          ['ab', 2],
+        ]),
+      ),
+    ).toBe('ab');
   });
 
   it('refuses a question asked twice with different gold anchors', () => {

@@ -27,6 +27,7 @@ export {
 export {
   oracleAnchors,
   type PlanTransform,
+  questionIn,
   replaceAnchors,
   transformPlanner,
   withPlanTransform,

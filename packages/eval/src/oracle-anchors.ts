@@ -65,10 +65,11 @@ export function oracleAnchors(
     byQuestion.set(query.query, gold);
   }
   const resolved = new Map<string, Promise<readonly Anchor[]>>();
-  return async (plan, { query, context }) => {
-    const gold = byQuestion.get(query);
+  return async (plan, { query: asked, context }) => {
+    const query = questionIn(asked, byQuestion);
     // A question without gold anchors keeps its own (a text-only question has none to give).
-    if (!gold) return plan;
+    if (query === undefined) return plan;
+    const gold = byQuestion.get(query)!;
     let anchors = resolved.get(query);
     if (!anchors) {
       anchors = context.graph.doGetNodes(gold).then((nodes) =>
@@ -91,4 +92,21 @@ export function oracleAnchors(
     }
     return replaceAnchors(plan, await anchors);
   };
+}
+
+/**
+ * The question of `known` that `query` is: itself, or — when an expander (KAR) rewrote it into the
+ * question followed by more text — the longest known question it starts with.
+ */
+export function questionIn(query: string, known: ReadonlyMap<string, unknown>): string | undefined {
+  if (known.has(query)) return query;
+  let best: string | undefined;
+  for (const question of known.keys())
+    if (
+      question.length > (best?.length ?? 0) &&
+      query.startsWith(question) &&
+      /\s/.test(query.charAt(question.length))
+    )
+      best = question;
+  return best;
 }

@@ -183,7 +183,8 @@ const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
  * FocusedRetriever's Cypher planner (`write cypher`), HybGRAG's router (`route`) — in that planner's
  * format, and every other prompt neutrally: a listwise reranker gets the given order back, a
  * pointwise judge the same score for all, a pairwise judge a tie, a critic an accept. The question
- * is read from the prompt (`Question: "<…>"`, the last one); a planning prompt about a question
+ * is read from the prompt (`Question: "<…>"`, the last one; a question an expander lengthened is
+ * known by its start); a planning prompt about a question
  * without a gold plan gets `{}`, which the planners reject (they fall back, as with a bad answer).
  * No network; token usage is estimated (4 characters a token) so that metering reads as usual.
  */
@@ -202,6 +203,19 @@ export function oracleLanguageModel(options: OracleModelOptions): OracleModel {
       });
     byQuestion.set(plan.question, plan);
   }
+  /** The question itself, or the longest known one it starts with (an expander appended text). */
+  const knownQuestion = (question: string): string | undefined => {
+    if (byQuestion.has(question)) return question;
+    let best: string | undefined;
+    for (const known of byQuestion.keys())
+      if (
+        known.length > (best?.length ?? 0) &&
+        question.startsWith(known) &&
+        /\s/.test(question.charAt(known.length))
+      )
+        best = known;
+    return best;
+  };
   const calls: Partial<Record<OracleTask, number>> = {};
   let unknownQuestions = 0;
 
@@ -219,7 +233,8 @@ export function oracleLanguageModel(options: OracleModelOptions): OracleModel {
     calls[task] = (calls[task] ?? 0) + 1;
     const question = questionOf(text);
     if (task === 'plan-paths' || task === 'write-cypher' || task === 'route') {
-      const plan = question === undefined ? undefined : byQuestion.get(question);
+      const known = question === undefined ? undefined : knownQuestion(question);
+      const plan = known === undefined ? undefined : byQuestion.get(known);
       if (!plan) {
         unknownQuestions++;
         return '{}';
