@@ -8,6 +8,7 @@
  *
  *   ./dev node --conditions=@weft/source tooling/results/src/generate-results.ts \
  *     [--work .weft/results] [--splits val,test] [--max-queries 300] [--out docs/results.md] [--kb wordnet,pokemon]
+ *     [--regimes 1,2,3] [--no-oracles]
  *
  * Stores are built once into --work and reused; training replaces their artifacts each regime.
  * Where a query set carries gold anchors (`meta.anchors`), every table shows the stacks' anchor
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: path.join(root, 'docs', 'results.md') },
     kb: { type: 'string', default: 'wordnet,pokemon' },
     'no-oracles': { type: 'boolean', default: false },
+    /** Regimes to run, by position (1 untrained, 2 from the store, 3 on labels); default all. */
+    regimes: { type: 'string', default: '1,2,3' },
   },
 });
 const work = path.resolve(values.work!);
@@ -99,7 +102,7 @@ async function querySets(bundle: string): Promise<{ set: string; splits: Set<str
   return out;
 }
 
-const regimes = [
+const allRegimes = [
   {
     name: 'untrained',
     describe: 'no `weft train`: what a new user gets right after `weft ingest`',
@@ -120,6 +123,9 @@ const regimes = [
     train: (bundle: string, db: string) => ['train', bundle, '--db', db],
   },
 ];
+
+const chosenRegimes = new Set(values.regimes!.split(',').map(Number));
+const regimes = allRegimes.filter((_, i) => chosenRegimes.has(i + 1));
 
 const fmt = (v: number) => v.toFixed(1);
 function table(summary: Summary): string {
