@@ -8,6 +8,7 @@ import {
   goldAnnotations,
   mentionIn,
   parseRelationalPart,
+  questionRestriction,
   readAnnotations,
   resolveGoldPlans,
 } from './gold-plans.ts';
@@ -209,8 +210,26 @@ describe('resolveGoldPlans', () => {
       // p:nikkor -compatible_with-> p:d850: from the anchor the edge is followed backwards.
       paths: [{ anchor: 0, hops: [{ edgeType: 'compatible_with', direction: 'in' }] }],
       targetTypes: ['product'],
-      restriction: 'telephoto',
+      // What a model can read off the question: the question without the anchor's mention.
+      restriction: 'which lens works with the D850',
     });
+    const [judged] = await resolveGoldPlans(
+      [
+        {
+          queryId: 'q1',
+          question: 'which lens works with the Nikon D850?',
+          anchors: ['p:d850'],
+          paths: [],
+          restriction: 'telephoto',
+          source: 'none',
+        },
+      ],
+      { graph, answers: new Map([['q1', ['p:nikkor']]]), restriction: 'annotation' },
+    );
+    expect(judged!.restriction).toBe('telephoto');
+    expect(
+      questionRestriction('Which lens, made by Nikon, works with the Nikon D850?', ['Nikon D850', 'nikon']),
+    ).toBe('Which lens, made by, works with the');
   });
 });
 

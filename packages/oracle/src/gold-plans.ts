@@ -29,7 +29,7 @@ export interface GoldAnnotation {
   readonly paths: readonly GoldPath[];
   /** A node type the answers must have, when the source says so (WordNet's `type(X) = L`). */
   readonly answerType?: string;
-  /** What the answer's own text should say (`meta.textual_requirement`), or empty. */
+  /** What the answer's own text should say, as the judge wrote it (`meta.textual_requirement`), or empty. */
   readonly restriction: string;
   /** Where the paths came from. */
   readonly source: 'meta.paths' | 'annotations' | 'relational_part' | 'none';
@@ -246,6 +246,21 @@ export interface GoldNode {
   readonly mention: string;
 }
 
+/** The question without the anchors' mentions and the final question mark. */
+export function questionRestriction(question: string, mentions: readonly string[]): string {
+  let rest = question;
+  for (const mention of mentions)
+    rest = rest.replace(
+      new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(mention)}(?![\\p{L}\\p{N}])`, 'giu'),
+      ' ',
+    );
+  return rest
+    .replace(/\?\s*$/, '')
+    .replace(/\s+([,.;:])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -281,11 +296,17 @@ export interface GoldPlan {
  * Resolves annotations against the store: anchor names and types, the answers' types, and hop
  * directions the source left open (`both`): each combination is tried from the anchor, and the
  * first that reaches a gold answer is kept (else `out`). Anchors missing from the store are left
- * out, with their paths.
+ * out, with their paths. The plan's restriction is, by default, what a model can read off the
+ * question — the question without its anchor mentions (`restriction: 'question'`); `'annotation'`
+ * takes the judge's wording of the textual requirement instead (words the question may not have).
  */
 export async function resolveGoldPlans(
   annotations: readonly GoldAnnotation[],
-  options: { readonly graph: GraphStoreV1; readonly answers: ReadonlyMap<string, readonly string[]> },
+  options: {
+    readonly graph: GraphStoreV1;
+    readonly answers: ReadonlyMap<string, readonly string[]>;
+    readonly restriction?: 'question' | 'annotation';
+  },
 ): Promise<GoldPlan[]> {
   const ids = [
     ...new Set(annotations.flatMap((a) => [...a.anchors, ...(options.answers.get(a.queryId) ?? [])])),
@@ -324,7 +345,13 @@ export async function resolveGoldPlans(
         annotation.answerType && targetTypes[0] !== annotation.answerType
           ? [annotation.answerType, ...targetTypes.filter((t) => t !== annotation.answerType)]
           : targetTypes,
-      restriction: annotation.restriction,
+      restriction:
+        options.restriction === 'annotation'
+          ? annotation.restriction
+          : questionRestriction(
+              annotation.question,
+              anchors.map((a) => a.mention),
+            ),
     });
   }
   return plans;

@@ -7,6 +7,7 @@ export {
   type GoldPlan,
   mentionIn,
   parseRelationalPart,
+  questionRestriction,
   type RelationalPartData,
   readAnnotations,
   resolveGoldPlans,

@@ -272,6 +272,16 @@ describe('weft eval: linking and oracles', () => {
     expect(noisy.code).toBe(0);
     expect(noisy.err).toMatch(/2 made wrong/);
     expect(noisy.summary.oracle).toBe('model (noise 1, seed 1)');
+    const judged = await evalJson([
+      '--stack',
+      'focused',
+      '--oracle',
+      'model',
+      '--oracle-restriction',
+      'annotation',
+    ]);
+    expect(judged.code).toBe(0);
+    expect(judged.summary.oracle).toBe('model, judged restriction');
   });
 
   it('exits 2 on a bad --oracle, an oracle without gold anchors, and an oracle model beside --model', async () => {
@@ -295,6 +305,8 @@ describe('weft eval: linking and oracles', () => {
       ['--oracle', 'model', '--oracle', 'noisy-model'],
       ['--oracle', 'noisy-model', '--oracle-noise', '1.5'],
       ['--oracle', 'model', '--oracle-noise', '0.2'],
+      ['--oracle', 'model', '--oracle-restriction', 'judge'],
+      ['--oracle', 'anchors', '--oracle-restriction', 'annotation'],
     ])
       expect((await run(['--set', 'anchored', '--split', 'val', ...args])).code).toBe(2);
   });

@@ -68,7 +68,12 @@ export interface EvalRun {
  */
 export interface EvalOracle {
   readonly anchors?: boolean;
-  readonly model?: { readonly noise: number; readonly seed: number };
+  readonly model?: {
+    readonly noise: number;
+    readonly seed: number;
+    /** The plans' textual restriction: the question's words (default) or the judge's (`annotation`). */
+    readonly restriction?: 'question' | 'annotation';
+  };
 }
 
 /** The oracle as the summary names it, e.g. `anchors`, `model (noise 0.3, seed 1)`. */
@@ -76,7 +81,11 @@ export function oracleLabel(oracle: EvalOracle | undefined): string | undefined 
   const parts = [
     ...(oracle?.anchors ? ['anchors'] : []),
     ...(oracle?.model
-      ? [oracle.model.noise > 0 ? `model (noise ${oracle.model.noise}, seed ${oracle.model.seed})` : 'model']
+      ? [
+          `model${oracle.model.noise > 0 ? ` (noise ${oracle.model.noise}, seed ${oracle.model.seed})` : ''}${
+            oracle.model.restriction === 'annotation' ? ', judged restriction' : ''
+          }`,
+        ]
       : []),
   ];
   return parts.length > 0 ? parts.join(' + ') : undefined;
@@ -100,6 +109,7 @@ async function oracleModel(
   const gold = await resolveGoldPlans(annotations, {
     graph: run.store.graph,
     answers: new Map(queries.map((q) => [q.id, q.answers])),
+    ...(settings.restriction ? { restriction: settings.restriction } : {}),
   });
   const noisy =
     settings.noise > 0
@@ -277,6 +287,9 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       '                  noisy-model  the same with 30% of the plans wrong (anchor or relation), seeded',
       '--oracle-noise P  share of wrong plans of noisy-model, in [0, 1] (default 0.3)',
       '--oracle-seed N   which plans noisy-model makes wrong (default 1)',
+      "--oracle-restriction R  what the oracle model says the answer's text should say: question (the",
+      '                  question without its anchor mentions, what a model can read; default) or',
+      "                  annotation (the judge's wording, meta.textual_requirement: words the question may lack)",
       '',
       'When the query set carries gold anchors (meta.anchors), a second table reports per stack the',
       'share of queries with every gold anchor among the top-3 candidates of a plan anchor (anchors of',
@@ -308,6 +321,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       oracle: { type: 'string', multiple: true },
       'oracle-noise': { type: 'string' },
       'oracle-seed': { type: 'string' },
+      'oracle-restriction': { type: 'string' },
       ...modelOptions,
     },
     async run(args, io) {
@@ -389,11 +403,17 @@ function parseOracle(args: ParsedArgs): EvalOracle | undefined {
   if (noiseRaw !== undefined && !(noiseRaw.trim() !== '' && noise >= 0 && noise <= 1))
     throw new UsageError(`--oracle-noise must be a number in [0, 1], got "${noiseRaw}"`);
   const seed = integerOption(args, 'oracle-seed', 1, 0);
+  const restriction = stringOption(args, 'oracle-restriction');
+  if (restriction !== undefined && restriction !== 'question' && restriction !== 'annotation')
+    throw new UsageError(`--oracle-restriction must be question or annotation, got "${restriction}"`);
+  if (restriction !== undefined && !kinds.some((k) => k === 'model' || k === 'noisy-model'))
+    throw new UsageError('--oracle-restriction goes with --oracle model or noisy-model');
   if (kinds.length === 0) return undefined;
+  const how = restriction ? { restriction: restriction as 'question' | 'annotation' } : {};
   return {
     ...(kinds.includes('anchors') ? { anchors: true } : {}),
-    ...(kinds.includes('model') ? { model: { noise: 0, seed } } : {}),
-    ...(kinds.includes('noisy-model') ? { model: { noise, seed } } : {}),
+    ...(kinds.includes('model') ? { model: { noise: 0, seed, ...how } } : {}),
+    ...(kinds.includes('noisy-model') ? { model: { noise, seed, ...how } } : {}),
   };
 }
 
