@@ -216,7 +216,7 @@ function oracleSection(bundle: string, db: string, set: string, split: string): 
   return [
     `#### ${set} — ${split}: where the loss is`,
     '',
-    `Linking against the gold anchors, and each stack's Hit@1 / R@20 with its own anchors and with the gold ones (\`--oracle anchors\`: the gold nodes as the only candidates, confidence 1). ${ownSummary.n} queries; bm25 plans no anchor.`,
+    `Linking against the gold anchors, and each stack's Hit@1 / R@20 with its own anchors and with the gold ones (\`--oracle anchors\`: the gold nodes as the only candidates, confidence 1). ${ownSummary.n} queries. A stack whose plan carries no anchor shows 0: bm25 plans none, and KAR links entities in its expander, outside the plan (the anchor oracle reaches its planner only).`,
     '',
     `${show(own)}  \n${show(gold)}`,
     '',
