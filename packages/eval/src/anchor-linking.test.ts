@@ -119,35 +119,48 @@ const queries: SkbQuery[] = [
 ];
 
 describe('linking in evaluateStacks and the oracle anchors', () => {
-  it('replaceAnchors drops the paths and triplets of anchors that are gone', () => {
+  it('replaceAnchors keeps each planned relation with its anchor, and gives the unmatched ones to anchors without any', () => {
     const context = toyContext({ vectors: false });
+    const x = { kind: 'variable', name: 'x' } as const;
     const plan = replaceAnchors(
       {
         ...emptyPlan('q', context.schema),
-        anchors: [anchor('a', 1, ['b:canon']), anchor('b', 1, ['c:dslr'])],
+        anchors: [anchor('canon', 1, ['b:canon']), anchor('camera', 1, ['c:dslr', 'b:leica'])],
         paths: [
-          { anchor: 0, hops: [{ edgeType: 'made_by', direction: 'in' }], score: 1 },
-          { anchor: 1, hops: [{ edgeType: 'in_category', direction: 'in' }], score: 1 },
-          { startTypes: ['product'], hops: [{ edgeType: 'made_by', direction: 'out' }], score: 1 },
+          { anchor: 0, hops: [{ edgeType: 'in_category', direction: 'in' }], score: 1 },
+          { anchor: 1, hops: [{ edgeType: 'made_by', direction: 'in' }], score: 1 },
+          { startTypes: ['product'], hops: [{ edgeType: 'made_by', direction: 'out' }], score: 0.5 },
         ],
         triplets: [
+          { subject: x, edgeType: 'in_category', object: { kind: 'anchor', anchor: 0 } },
+          { subject: x, edgeType: 'made_by', object: { kind: 'anchor', anchor: 1 } },
           {
-            subject: { kind: 'variable', name: 'x' },
-            edgeType: 'made_by',
-            object: { kind: 'anchor', anchor: 0 },
-          },
-          {
-            subject: { kind: 'variable', name: 'x' },
-            edgeType: 'in_category',
+            subject: { kind: 'anchor', anchor: 0 },
+            edgeType: 'compatible_with',
             object: { kind: 'anchor', anchor: 1 },
           },
         ],
       },
+      [anchor('nikon', 1, ['b:nikon']), anchor('leica', 1, ['b:leica'])],
+    );
+    expect(plan.anchors.map((a) => a.mention)).toEqual(['nikon', 'leica']);
+    // "camera" had Leica among its candidates: its made_by path now starts at Leica (index 1); the
+    // path of "canon", which matches no gold anchor, goes to Nikon, which has none of its own.
+    expect(plan.paths.map((p) => [p.anchor, p.hops[0]!.edgeType])).toEqual([
+      [1, 'made_by'],
+      [undefined, 'made_by'],
+      [0, 'in_category'],
+    ]);
+    expect(plan.triplets).toEqual([
+      { subject: x, edgeType: 'made_by', object: { kind: 'anchor', anchor: 1 } },
+      { subject: x, edgeType: 'in_category', object: { kind: 'anchor', anchor: 0 } },
+    ]);
+    // Every gold anchor with a relation of its own: the unmatched ones are dropped.
+    const own = replaceAnchors(
+      { ...emptyPlan('q', context.schema), anchors: plan.anchors, paths: plan.paths, triplets: [] },
       [anchor('leica', 1, ['b:leica'])],
     );
-    expect(plan.anchors.map((a) => a.mention)).toEqual(['leica']);
-    expect(plan.paths.map((p) => p.anchor)).toEqual([0, undefined]);
-    expect(plan.triplets).toHaveLength(1);
+    expect(own.paths.map((p) => p.anchor)).toEqual([0, undefined]);
   });
 
   it('reports linking per stack, and the anchor oracle turns a mislinked plan into a hit', async () => {

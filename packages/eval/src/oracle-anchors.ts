@@ -1,23 +1,88 @@
 import { emptyPlan, type StackDefinition, WeftError } from '@weft/core';
-import type { Anchor, Plan, PlannerV1, PlanOptions, PlanTerm, SkbQuery } from '@weft/spec';
+import type {
+  Anchor,
+  Plan,
+  PlannerV1,
+  PlanOptions,
+  PlanPath,
+  PlanTerm,
+  PlanTriplet,
+  SkbQuery,
+} from '@weft/spec';
 import { goldAnchorsOf } from './anchor-linking.ts';
 
 /** A plan's anchors replaced: what a plan transform returns. */
 export type PlanTransform = (plan: Plan, options: PlanOptions) => Plan | Promise<Plan>;
 
 /**
- * Replaces a plan's anchors and drops what pointed at anchors that no longer exist: paths whose
- * `anchor` index is out of range, and triplets with such an anchor term. Everything else (target
- * types, restriction, paths from text matches, confidence) is the planner's.
+ * Replaces a plan's anchors by `anchors`, keeping the planner's relations with the anchor they were
+ * planned from. A planned anchor *becomes* the new anchor that is among its candidates (any rank);
+ * its paths and triplets follow it. Paths and triplets of planned anchors that match no new anchor
+ * are re-attached to every new anchor that has none of its own (the planner's relation guesses from
+ * the right node); when every new anchor has its own, they are dropped. Paths from text matches,
+ * target types, restriction and confidence are the planner's.
  */
 export function replaceAnchors(plan: Plan, anchors: readonly Anchor[]): Plan {
-  const exists = (term: PlanTerm) => term.kind !== 'anchor' || term.anchor < anchors.length;
-  return {
-    ...plan,
-    anchors,
-    paths: plan.paths.filter((path) => path.anchor === undefined || path.anchor < anchors.length),
-    triplets: plan.triplets.filter((t) => exists(t.subject) && exists(t.object)),
+  const ids = anchors.map((a) => new Set(a.candidates.map((c) => c.id)));
+  const mapping = plan.anchors.map((anchor) => {
+    for (const candidate of anchor.candidates) {
+      const j = ids.findIndex((set) => set.has(candidate.id));
+      if (j >= 0) return j;
+    }
+    return undefined;
+  });
+  const moved = (index: number | undefined) => (index === undefined ? undefined : mapping[index]);
+
+  const kept: PlanPath[] = [];
+  const orphans: PlanPath[] = [];
+  for (const path of plan.paths) {
+    if (path.anchor === undefined) kept.push(path);
+    else {
+      const anchor = moved(path.anchor);
+      if (anchor === undefined) orphans.push(path);
+      else kept.push({ ...path, anchor });
+    }
+  }
+  const withPath = new Set(kept.map((p) => p.anchor));
+  const bare = anchors.map((_, j) => j).filter((j) => !withPath.has(j));
+  const seenHops = new Set<string>();
+  for (const path of orphans) {
+    const key = JSON.stringify(path.hops);
+    if (seenHops.has(key)) continue;
+    seenHops.add(key);
+    for (const anchor of bare) kept.push({ ...path, anchor });
+  }
+
+  const term = (t: PlanTerm, anchor?: number): PlanTerm | undefined => {
+    if (t.kind !== 'anchor') return t;
+    if (anchor !== undefined) return { kind: 'anchor', anchor };
+    const j = moved(t.anchor);
+    return j === undefined ? undefined : { kind: 'anchor', anchor: j };
   };
+  const triplets: PlanTriplet[] = [];
+  const orphanTriplets: PlanTriplet[] = [];
+  for (const t of plan.triplets) {
+    const subject = term(t.subject);
+    const object = term(t.object);
+    if (subject && object) triplets.push({ ...t, subject, object });
+    else orphanTriplets.push(t);
+  }
+  const constrained = new Set(
+    triplets.flatMap((t) => [t.subject, t.object]).flatMap((t) => (t.kind === 'anchor' ? [t.anchor] : [])),
+  );
+  const seenTriplets = new Set<string>();
+  for (const t of orphanTriplets) {
+    // A triplet between two planned anchors that both match nothing has no place to go.
+    if (t.subject.kind === 'anchor' && t.object.kind === 'anchor') continue;
+    const key = JSON.stringify({ ...t, subject: t.subject.kind, object: t.object.kind });
+    if (seenTriplets.has(key)) continue;
+    seenTriplets.add(key);
+    for (const anchor of anchors.keys()) {
+      if (constrained.has(anchor)) continue;
+      triplets.push({ ...t, subject: term(t.subject, anchor)!, object: term(t.object, anchor)! });
+    }
+  }
+  return { ...plan, anchors, paths: kept, triplets };
 }
 
 /**
