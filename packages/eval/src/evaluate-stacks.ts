@@ -1,5 +1,12 @@
 import { toWeftError, WeftError } from '@weft/core';
 import type { RetrievalTrace, RetrieverV1, SkbQuery } from '@weft/spec';
+import {
+  anchorLinking,
+  goldAnchorsOf,
+  type LinkingSummary,
+  type QueryLinking,
+  summarizeLinking,
+} from './anchor-linking.ts';
 import { quantileSorted } from './paired-bootstrap.ts';
 import { meanMetricsPercent, type QueryMetrics, rankingMetrics, targetRanking } from './ranking-metrics.ts';
 
@@ -23,6 +30,13 @@ export interface EvaluateStacksOptions {
   /** Record a failing retrieval as an empty ranking and go on (default false: the first failure aborts). */
   readonly continueOnError?: boolean;
   readonly abortSignal?: AbortSignal;
+  /**
+   * The gold anchors of a query, for linking figures (default: `goldAnchorsOf`, the ids of
+   * `meta.anchors`); queries without any are left out of them.
+   */
+  readonly goldAnchors?: (query: SkbQuery) => readonly string[] | undefined;
+  /** Plan anchors below this confidence are not counted by the linking figures (default 0.2). */
+  readonly linkingMinConfidence?: number;
 }
 
 export interface RankedNode {
@@ -65,6 +79,8 @@ export interface QueryRecord {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly trace?: TraceSummary;
+  /** The plan's anchors against the query's gold anchors (`anchorLinking`), when it has any. */
+  readonly linking?: QueryLinking;
   readonly error?: { readonly code: string; readonly message: string };
 }
 
@@ -77,6 +93,8 @@ export interface StackEvaluation {
   readonly llmCallsPerQuery: number;
   readonly tokensPerQuery: { readonly input: number; readonly output: number };
   readonly errors: number;
+  /** Linking recall and precision over the queries with gold anchors; absent when none has any. */
+  readonly linking?: LinkingSummary;
   /** One record per query, in the order of the query set. */
   readonly records: readonly QueryRecord[];
 }
@@ -118,6 +136,9 @@ export async function evaluateStacks(options: EvaluateStacksOptions): Promise<Ev
   }
 
   const targetTypes = options.targetTypes ? new Set(options.targetTypes) : undefined;
+  const goldAnchors = options.goldAnchors ?? ((query: SkbQuery) => goldAnchorsOf(query));
+  const linkingOptions =
+    options.linkingMinConfidence === undefined ? {} : { minConfidence: options.linkingMinConfidence };
   const knownTypes = new Map<string, string | undefined>();
   const records: QueryRecord[][] = options.stacks.map(() => new Array<QueryRecord>(options.queries.length));
   const tasks: { stack: number; query: number }[] = [];
@@ -141,6 +162,9 @@ export async function evaluateStacks(options: EvaluateStacksOptions): Promise<Ev
     const retriever = options.stacks[task.stack]!;
     const query = options.queries[task.query]!;
     const started = performance.now();
+    const gold = goldAnchors(query);
+    const linkingOf = (plan: Parameters<typeof anchorLinking>[0]) =>
+      gold ? { linking: anchorLinking(plan, gold, linkingOptions) } : {};
     const base = {
       stack: retriever.name,
       queryId: query.id,
@@ -181,6 +205,7 @@ export async function evaluateStacks(options: EvaluateStacksOptions): Promise<Ev
         inputTokens: result.trace.inputTokens,
         outputTokens: result.trace.outputTokens,
         trace: summarizeTrace(result.trace),
+        ...linkingOf(result.trace.plan),
       };
     } catch (error) {
       if (!options.continueOnError || options.abortSignal?.aborted) {
@@ -199,6 +224,7 @@ export async function evaluateStacks(options: EvaluateStacksOptions): Promise<Ev
         llmCalls: 0,
         inputTokens: 0,
         outputTokens: 0,
+        ...linkingOf(undefined),
         error: { code: failure.code, message: failure.message },
       };
     }
@@ -228,6 +254,7 @@ function summarizeStack(stack: string, records: readonly QueryRecord[]): StackEv
   const n = records.length;
   const perQuery = (value: (r: QueryRecord) => number) =>
     n === 0 ? 0 : records.reduce((sum, r) => sum + value(r), 0) / n;
+  const linking = summarizeLinking(records.flatMap((r) => (r.linking ? [r.linking] : [])));
   return {
     stack,
     n,
@@ -240,6 +267,7 @@ function summarizeStack(stack: string, records: readonly QueryRecord[]): StackEv
     llmCallsPerQuery: perQuery((r) => r.llmCalls),
     tokensPerQuery: { input: perQuery((r) => r.inputTokens), output: perQuery((r) => r.outputTokens) },
     errors: records.filter((r) => r.error).length,
+    ...(linking ? { linking } : {}),
     records,
   };
 }

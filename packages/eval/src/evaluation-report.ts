@@ -1,5 +1,19 @@
+import { defaultLinkingMinConfidence } from './anchor-linking.ts';
 import type { StackComparison } from './compare-stacks.ts';
 import type { Evaluation } from './evaluate-stacks.ts';
+
+/** Linking figures of one stack (`LinkingSummary`, rounded): shares in percent. */
+export interface LinkingFigures {
+  /** Queries with gold anchors. */
+  readonly n: number;
+  /** Share of queries with every gold anchor among the top-3 candidates of a counted plan anchor. */
+  readonly recall: number;
+  /** Share with every gold anchor the top candidate of a counted plan anchor. */
+  readonly recallTop1: number;
+  readonly mentionsPerQuery: number;
+  /** Share of counted plan anchors whose top candidate is a gold anchor. */
+  readonly precision: number;
+}
 
 /** The machine-readable summary (`weft eval --json`): metrics in percent, latency in milliseconds. */
 export interface EvaluationSummary {
@@ -7,6 +21,11 @@ export interface EvaluationSummary {
   readonly split: string;
   readonly n: number;
   readonly listLength: number;
+  /**
+   * What the stacks were given instead of their own work, e.g. `anchors` (gold anchors for every
+   * plan) or `model` / `model, noise 0.3` (the oracle language model); absent for a plain run.
+   */
+  readonly oracle?: string;
   readonly stacks: readonly {
     readonly stack: string;
     readonly hit1: number;
@@ -22,6 +41,8 @@ export interface EvaluationSummary {
     readonly llmCallsMax: number;
     /** Mean input and output tokens per query, over the stack's LLM calls. */
     readonly tokensPerQuery: { readonly input: number; readonly output: number };
+    /** The plans' anchors against the gold anchors, when the query set carries them. */
+    readonly linking?: LinkingFigures;
   }[];
   /** Paired differences against the baseline (points, 95% bootstrap interval). */
   readonly comparisons: readonly {
@@ -49,7 +70,7 @@ const round = (value: number, digits = 2) => {
 
 export function evaluationSummary(
   evaluation: Evaluation,
-  labels: { readonly set: string; readonly split: string },
+  labels: { readonly set: string; readonly split: string; readonly oracle?: string },
   comparisons: readonly StackComparison[] = [],
 ): EvaluationSummary {
   return {
@@ -57,6 +78,7 @@ export function evaluationSummary(
     split: labels.split,
     n: evaluation.n,
     listLength: evaluation.listLength,
+    ...(labels.oracle ? { oracle: labels.oracle } : {}),
     stacks: evaluation.stacks.map((stack) => ({
       stack: stack.stack,
       hit1: round(stack.metrics.hit1),
@@ -71,6 +93,17 @@ export function evaluationSummary(
         input: round(stack.tokensPerQuery.input, 1),
         output: round(stack.tokensPerQuery.output, 1),
       },
+      ...(stack.linking
+        ? {
+            linking: {
+              n: stack.linking.n,
+              recall: round(stack.linking.recall),
+              recallTop1: round(stack.linking.recallTop1),
+              mentionsPerQuery: round(stack.linking.mentionsPerQuery),
+              precision: round(stack.linking.precision),
+            },
+          }
+        : {}),
     })),
     comparisons: comparisons.map((comparison) => ({
       baseline: comparison.baseline,
@@ -103,7 +136,7 @@ const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
 /** The summary as a Markdown table for people, with the paired comparisons below it. */
 export function evaluationMarkdown(summary: EvaluationSummary): string {
   const lines = [
-    `**${summary.set}** (${summary.split}), ${summary.n} queries, rankings of ${summary.listLength}; metrics in %`,
+    `**${summary.set}** (${summary.split}), ${summary.n} queries, rankings of ${summary.listLength}${summary.oracle ? `, oracle: ${summary.oracle}` : ''}; metrics in %`,
     '',
     '| stack | Hit@1 | Hit@5 | Recall@20 | MRR | p50 ms | p95 ms | LLM calls/query (median, max) | tokens/query (in + out) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -112,6 +145,20 @@ export function evaluationMarkdown(summary: EvaluationSummary): string {
         `| ${s.stack} | ${s.hit1.toFixed(1)} | ${s.hit5.toFixed(1)} | ${s.recall20.toFixed(1)} | ${s.mrr.toFixed(1)} | ${s.latencyMs.p50.toFixed(1)} | ${s.latencyMs.p95.toFixed(1)} | ${s.llmCallsPerQuery.toFixed(2)} (${s.llmCallsMedian}, ${s.llmCallsMax}) | ${s.tokensPerQuery.input.toFixed(0)} + ${s.tokensPerQuery.output.toFixed(0)} |`,
     ),
   ];
+  const linked = summary.stacks.filter((s) => s.linking);
+  if (linked.length > 0) {
+    lines.push(
+      '',
+      `Anchor linking against the gold anchors (${linked[0]!.linking!.n} queries carry them; plan anchors of confidence ≥ ${defaultLinkingMinConfidence} count):`,
+      '',
+      '| stack | all gold linked (top 3) | all gold top candidate | mentions/question | precision |',
+      '|---|---:|---:|---:|---:|',
+      ...linked.map(
+        (s) =>
+          `| ${s.stack} | ${s.linking!.recall.toFixed(1)} | ${s.linking!.recallTop1.toFixed(1)} | ${s.linking!.mentionsPerQuery.toFixed(2)} | ${s.linking!.precision.toFixed(1)} |`,
+      ),
+    );
+  }
   if (summary.comparisons.length > 0) {
     lines.push(
       '',

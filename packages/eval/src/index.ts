@@ -1,3 +1,12 @@
+export {
+  anchorLinking,
+  defaultLinkingMinConfidence,
+  goldAnchorsOf,
+  type LinkingSummary,
+  linkingTopK,
+  type QueryLinking,
+  summarizeLinking,
+} from './anchor-linking.ts';
 export { compareStacks, type StackComparison } from './compare-stacks.ts';
 export {
   type Evaluation,
@@ -9,7 +18,20 @@ export {
   summarizeTrace,
   type TraceSummary,
 } from './evaluate-stacks.ts';
-export { type EvaluationSummary, evaluationMarkdown, evaluationSummary } from './evaluation-report.ts';
+export {
+  type EvaluationSummary,
+  evaluationMarkdown,
+  evaluationSummary,
+  type LinkingFigures,
+} from './evaluation-report.ts';
+export {
+  oracleAnchors,
+  type PlanTransform,
+  questionIn,
+  replaceAnchors,
+  transformPlanner,
+  withPlanTransform,
+} from './oracle-anchors.ts';
 export {
   type PairedBootstrapOptions,
   type PairedDifference,

@@ -8,8 +8,14 @@
  *
  *   ./dev node --conditions=@weft/source tooling/results/src/generate-results.ts \
  *     [--work .weft/results] [--splits val,test] [--max-queries 300] [--out docs/results.md] [--kb wordnet,pokemon]
+ *     [--regimes 1,2,3] [--no-oracles]
  *
  * Stores are built once into --work and reused; training replaces their artifacts each regime.
+ * Where a query set carries gold anchors (`meta.anchors`), every table shows the stacks' anchor
+ * linking, and after the last regime (trained on labels) two more runs per split show where the
+ * loss is: `--oracle anchors` (every stack planned on the gold anchors) beside the stacks' own, and
+ * `--oracle model` / `--oracle noisy-model` (the LLM stacks on gold plans, no provider).
+ * `--no-oracles` leaves those runs out.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,6 +32,9 @@ const { values } = parseArgs({
     'max-queries': { type: 'string', default: '300' },
     out: { type: 'string', default: path.join(root, 'docs', 'results.md') },
     kb: { type: 'string', default: 'wordnet,pokemon' },
+    'no-oracles': { type: 'boolean', default: false },
+    /** Regimes to run, by position (1 untrained, 2 from the store, 3 on labels); default all. */
+    regimes: { type: 'string', default: '1,2,3' },
   },
 });
 const work = path.resolve(values.work!);
@@ -34,10 +43,19 @@ const maxQueries = values['max-queries']!;
 const weft = path.join(root, 'weft');
 const shared = process.env.WEFT_SHARED ?? path.resolve(root, '../shared');
 
+interface Linking {
+  n: number;
+  recall: number;
+  recallTop1: number;
+  mentionsPerQuery: number;
+  precision: number;
+}
+
 interface Summary {
   set: string;
   split: string;
   n: number;
+  oracle?: string;
   stacks: {
     stack: string;
     hit1: number;
@@ -45,6 +63,8 @@ interface Summary {
     recall20: number;
     mrr: number;
     latencyMs: { p50: number; p95: number };
+    llmCallsPerQuery?: number;
+    linking?: Linking;
   }[];
   comparisons: {
     baseline: string;
@@ -63,22 +83,26 @@ function run(args: string[]): string {
   });
 }
 
-async function querySets(bundle: string): Promise<{ set: string; splits: Set<string> }[]> {
-  const out: { set: string; splits: Set<string> }[] = [];
+async function querySets(bundle: string): Promise<{ set: string; splits: Set<string>; anchored: boolean }[]> {
+  const out: { set: string; splits: Set<string>; anchored: boolean }[] = [];
   for (const file of (await readdir(path.join(bundle, 'queries'))).sort()) {
+    // A set's judging annotations (queries/<set>.annotations.jsonl) are no query set.
+    if (!file.endsWith('.jsonl') || file.endsWith('.annotations.jsonl')) continue;
     const text = await readFile(path.join(bundle, 'queries', file), 'utf8');
-    const found = new Set(
-      text
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => (JSON.parse(line) as { split: string }).split),
-    );
-    out.push({ set: file.replace(/\.jsonl$/, ''), splits: found });
+    const queries = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { split: string; meta?: { anchors?: unknown } });
+    out.push({
+      set: file.replace(/\.jsonl$/, ''),
+      splits: new Set(queries.map((q) => q.split)),
+      anchored: queries.some((q) => Array.isArray(q.meta?.anchors) && q.meta.anchors.length > 0),
+    });
   }
   return out;
 }
 
-const regimes = [
+const allRegimes = [
   {
     name: 'untrained',
     describe: 'no `weft train`: what a new user gets right after `weft ingest`',
@@ -99,6 +123,9 @@ const regimes = [
     train: (bundle: string, db: string) => ['train', bundle, '--db', db],
   },
 ];
+
+const chosenRegimes = new Set(values.regimes!.split(',').map(Number));
+const regimes = allRegimes.filter((_, i) => chosenRegimes.has(i + 1));
 
 const fmt = (v: number) => v.toFixed(1);
 function table(summary: Summary): string {
@@ -122,6 +149,89 @@ function table(summary: Summary): string {
     '| paired difference (points; * = 95% CI excludes 0) | ΔHit@1 | CI | ΔMRR | CI |',
     '|---|---:|---|---:|---|',
     ...diffs,
+    ...linkingTable(summary),
+  ].join('\n');
+}
+
+/** The stacks' anchor linking against the gold anchors, when the set carries them. */
+function linkingTable(summary: Summary): string[] {
+  const linked = summary.stacks.filter((s) => s.linking && s.linking.mentionsPerQuery > 0);
+  if (linked.length === 0) return [];
+  return [
+    '',
+    `Anchor linking (${linked[0]!.linking!.n} queries with gold anchors; plan anchors of confidence ≥ 0.2): share of queries with every gold anchor among a plan anchor's top 3 candidates / as a top candidate, plan anchors per question, share of plan anchors whose top candidate is gold`,
+    '',
+    '| stack | linked (top 3) | linked (top 1) | mentions/question | precision |',
+    '|---|---:|---:|---:|---:|',
+    ...linked.map(
+      (s) =>
+        `| ${s.stack} | ${fmt(s.linking!.recall)} | ${fmt(s.linking!.recallTop1)} | ${s.linking!.mentionsPerQuery.toFixed(2)} | ${fmt(s.linking!.precision)} |`,
+    ),
+  ];
+}
+
+/** Stacks run with their own anchors and with the gold ones (`--oracle anchors`). */
+const anchorOracleStacks = [
+  'default',
+  'mor-offline',
+  'focused-offline',
+  'kar-offline',
+  'mixrag-offline',
+  'hybgrag-offline',
+  'ppr',
+];
+/** Stacks run on the oracle model (`--oracle model`, `--oracle noisy-model`). */
+const modelOracleStacks = ['mor', 'focused', 'hybgrag'];
+
+/**
+ * Where the loss is, on one split of a set with gold anchors: each stack with its own anchors and
+ * with the gold ones, and the LLM stacks on gold plans and on 30 % wrong ones. Returns the section.
+ */
+function oracleSection(bundle: string, db: string, set: string, split: string): string {
+  const show = (args: string[]) =>
+    `\`weft ${args
+      .filter((a) => a !== '--json')
+      .map((a) => (a === db ? '<store>' : a === bundle ? '<bundle>' : a))
+      .join(' ')}\``;
+  const base = ['eval', bundle, '--db', db, '--set', set, '--split', split, '--max-queries', maxQueries];
+  const stacks = (names: readonly string[]) => names.flatMap((name) => ['--stack', name]);
+  const own = [...base, ...stacks(anchorOracleStacks), '--json'];
+  const gold = [...own, '--oracle', 'anchors'];
+  const ownSummary = JSON.parse(run(own)) as Summary;
+  const goldSummary = JSON.parse(run(gold)) as Summary;
+  const anchorRows = ownSummary.stacks.map((s) => {
+    const g = goldSummary.stacks.find((x) => x.stack === s.stack)!;
+    const l = s.linking;
+    const delta = g.hit1 - s.hit1;
+    return `| ${s.stack} | ${l ? `${fmt(l.recall)} / ${fmt(l.recallTop1)}` : '–'} | ${l ? l.mentionsPerQuery.toFixed(2) : '–'} | ${l ? fmt(l.precision) : '–'} | ${fmt(s.hit1)} / ${fmt(s.recall20)} | ${fmt(g.hit1)} / ${fmt(g.recall20)} | ${delta > 0 ? '+' : ''}${fmt(delta)} |`;
+  });
+  const model = [...base, ...stacks(modelOracleStacks), '--json', '--oracle', 'model'];
+  const noisy = [...base, ...stacks(modelOracleStacks), '--json', '--oracle', 'noisy-model'];
+  const modelSummary = JSON.parse(run(model)) as Summary;
+  const noisySummary = JSON.parse(run(noisy)) as Summary;
+  const modelRows = modelSummary.stacks.map((s) => {
+    const n = noisySummary.stacks.find((x) => x.stack === s.stack)!;
+    return `| ${s.stack} | ${fmt(s.hit1)} / ${fmt(s.recall20)} / ${fmt(s.mrr)} | ${fmt(n.hit1)} / ${fmt(n.recall20)} / ${fmt(n.mrr)} | ${s.linking ? fmt(s.linking.recall) : '–'} | ${(s.llmCallsPerQuery ?? 0).toFixed(2)} |`;
+  });
+  return [
+    `#### ${set} — ${split}: where the loss is`,
+    '',
+    `Linking against the gold anchors, and each stack's Hit@1 / R@20 with its own anchors and with the gold ones (\`--oracle anchors\`: the gold nodes as the only candidates, confidence 1). ${ownSummary.n} queries. A stack whose plan carries no anchor shows 0: bm25 plans none, and KAR links entities in its expander, outside the plan (the anchor oracle reaches its planner only).`,
+    '',
+    `${show(own)}  \n${show(gold)}`,
+    '',
+    '| stack | linked top 3 / top 1 | mentions/question | precision | own anchors Hit@1 / R@20 | gold anchors Hit@1 / R@20 | ΔHit@1 |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...anchorRows,
+    '',
+    "The LLM stacks on the oracle model (`--oracle model`: each planning prompt answered with the query set's gold plan, rerankers kept to the given order, critics accepting; no provider) and on the noisy one (`--oracle noisy-model`: 30% of the plans wrong, anchor or relation, seeded). Hit@1 / R@20 / MRR; the planners ask on every query.",
+    '',
+    `${show(model)}  \n${show(noisy)}`,
+    '',
+    '| stack | gold plans | 30% wrong plans | linked (top 3) on gold plans | LLM calls/query |',
+    '|---|---:|---:|---:|---:|',
+    ...modelRows,
+    '',
   ].join('\n');
 }
 
@@ -162,7 +272,7 @@ for (const kb of kbs) {
   sections.push(
     `## ${kb.name}\n\nBundle \`${kb.name === 'wordnet' ? '../shared/datasets/wordnet' : 'tooling/kb-pokemon (built from @pkmn/dex)'}\`; store built by \`weft ingest\`.\n`,
   );
-  for (const regime of regimes) {
+  for (const [r, regime] of regimes.entries()) {
     await rm(path.join(db, 'artifacts'), { recursive: true, force: true });
     if (regime.train) run(regime.train(bundle, db));
     sections.push(`### ${kb.name} — ${regime.name}\n\n${regime.describe}.\n`);
@@ -196,9 +306,17 @@ for (const kb of kbs) {
         const row = (name: string) => summary.stacks.find((s) => s.stack === name)!;
         if (split === 'test' || !splits.includes('test')) {
           headline.push(
-            `| ${kb.name} | ${set} (${split}, ${summary.n}) | ${regime.name} | ${fmt(row('bm25').hit1)} / ${fmt(row('bm25').mrr)} | ${fmt(row('bm25-rel').hit1)} / ${fmt(row('bm25-rel').mrr)} | **${fmt(row('default').hit1)} / ${fmt(row('default').mrr)}** | ${fmt(row('default').recall20)} |`,
+            `| ${kb.name} | ${set} (${split}, ${summary.n}) | ${regime.name} | ${fmt(row('bm25').hit1)} / ${fmt(row('bm25').mrr)} | ${fmt(row('bm25-rel').hit1)} / ${fmt(row('bm25-rel').mrr)} | **${fmt(row('default').hit1)} / ${fmt(row('default').mrr)}** | ${fmt(row('default').recall20)} | ${row('default').linking ? `${fmt(row('default').linking!.recall)} (${row('default').linking!.mentionsPerQuery.toFixed(1)})` : '–'} |`,
           );
         }
+      }
+    }
+    // The loss decomposition runs on the last regime's (trained on labels) artifacts.
+    if (r === regimes.length - 1 && !values['no-oracles']) {
+      for (const { set, splits: present, anchored } of sets) {
+        if (!anchored) continue;
+        for (const split of splits)
+          if (present.has(split)) sections.push(oracleSection(bundle, db, set, split));
       }
     }
   }
@@ -219,8 +337,8 @@ larger). Settings were chosen on train and val only; test figures were computed 
 
 ## Headline: the default stack against bm25 and bm25-rel (Hit@1 / MRR)
 
-| KB | set (split, n) | regime | bm25 | bm25-rel | default | default R@20 |
-|---|---|---|---:|---:|---:|---:|
+| KB | set (split, n) | regime | bm25 | bm25-rel | default | default R@20 | default linked, top 3 (mentions/question) |
+|---|---|---|---:|---:|---:|---:|---:|
 ${headline.join('\n')}
 
 ${sections.join('\n')}`;

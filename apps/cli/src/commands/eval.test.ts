@@ -169,3 +169,145 @@ describe('weft eval', () => {
     );
   });
 });
+
+/** Toy questions with gold anchors and relational parts, as the judged query sets carry them. */
+const anchoredQueries = [
+  {
+    id: 'a1',
+    query: 'Which telephoto zoom lens for birds is made by Nikon?',
+    answers: ['p:nikkor'],
+    split: 'val',
+    meta: {
+      anchors: ['b:nikon'],
+      relational_part: 'X --made_by--> A',
+      textual_requirement: 'telephoto zoom lens for birds',
+    },
+  },
+  {
+    id: 'a2',
+    query: 'Which lens works with the Canon EOS 90D?',
+    answers: ['p:ef'],
+    split: 'val',
+    meta: { anchors: ['p:eos'], relational_part: 'X --compatible_with--> A', textual_requirement: 'lens' },
+  },
+  {
+    id: 'a3',
+    query: 'compact street photography camera',
+    answers: ['p:q2'],
+    split: 'val',
+    meta: { template: 'text only' },
+  },
+];
+
+describe('weft eval: linking and oracles', () => {
+  const evalCommand = () =>
+    createEvalCommand({ openStore: toyOpener().open, registry: createStackRegistry() });
+  const anchoredSet = async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(
+      path.join(workspace.bundle, 'queries', 'anchored.jsonl'),
+      `${anchoredQueries.map((q) => JSON.stringify(q)).join('\n')}\n`,
+    );
+  };
+  const evalJson = async (extra: string[]) => {
+    const c = captureIo();
+    const code = await runCli(
+      [
+        'eval',
+        workspace.bundle,
+        '--db',
+        workspace.db,
+        '--set',
+        'anchored',
+        '--split',
+        'val',
+        '--json',
+        ...extra,
+      ],
+      c.io,
+      [evalCommand()],
+    );
+    return { code, summary: code === 0 ? JSON.parse(c.out()) : JSON.parse(c.out() || '{}'), err: c.err() };
+  };
+
+  it('reports linking per stack where the set carries gold anchors, and --oracle anchors links all of them', async () => {
+    await anchoredSet();
+    const own = await evalJson(['--stack', 'default']);
+    expect(own.code).toBe(0);
+    expect(own.summary.oracle).toBeUndefined();
+    const [bm25, ownDefault] = own.summary.stacks;
+    // Two of the three queries carry gold anchors; bm25 plans none.
+    expect(bm25.linking).toEqual({ n: 2, recall: 0, recallTop1: 0, mentionsPerQuery: 0, precision: 0 });
+    expect(ownDefault.linking.n).toBe(2);
+
+    const oracle = await evalJson(['--stack', 'default', '--stack', 'mor-offline', '--oracle', 'anchors']);
+    expect(oracle.code).toBe(0);
+    expect(oracle.summary.oracle).toBe('anchors');
+    for (const stack of oracle.summary.stacks)
+      expect(stack.linking).toEqual({
+        n: 2,
+        recall: 100,
+        recallTop1: 100,
+        mentionsPerQuery: 1,
+        precision: 100,
+      });
+  });
+
+  it('--oracle model runs mor and focused on the gold plans with no provider; noisy-model says its noise', async () => {
+    await anchoredSet();
+    const gold = await evalJson(['--stack', 'mor', '--stack', 'focused', '--oracle', 'model']);
+    expect(gold.code).toBe(0);
+    expect(gold.err).toMatch(/oracle model: gold plans for 2 of 3 queries \(2 with a relation path\)/);
+    expect(gold.summary.oracle).toBe('model');
+    const byName = Object.fromEntries(gold.summary.stacks.map((s: { stack: string }) => [s.stack, s]));
+    // The planners asked on every query (llm-when always): mor one call, focused two (Cypher, reranker).
+    expect(byName.mor.llmCallsPerQuery).toBe(1);
+    expect(byName.focused.llmCallsPerQuery).toBe(2);
+    // The gold plans link the gold anchors, and both anchored questions are answered first.
+    expect(byName.mor.linking.recall).toBe(100);
+    expect(byName.focused.linking.recall).toBe(100);
+    expect([byName.bm25.hit1, byName.mor.hit1, byName.focused.hit1]).toEqual([66.67, 100, 100]);
+
+    const noisy = await evalJson(['--stack', 'mor', '--oracle', 'noisy-model', '--oracle-noise', '1']);
+    expect(noisy.code).toBe(0);
+    expect(noisy.err).toMatch(/2 made wrong/);
+    expect(noisy.summary.oracle).toBe('model (noise 1, seed 1)');
+    const judged = await evalJson([
+      '--stack',
+      'focused',
+      '--oracle',
+      'model',
+      '--oracle-restriction',
+      'annotation',
+    ]);
+    expect(judged.code).toBe(0);
+    expect(judged.summary.oracle).toBe('model, judged restriction');
+  });
+
+  it('exits 2 on a bad --oracle, an oracle without gold anchors, and an oracle model beside --model', async () => {
+    await anchoredSet();
+    const run = async (args: string[]) => {
+      const c = captureIo();
+      const code = await runCli(['eval', workspace.bundle, '--db', workspace.db, ...args], c.io, [
+        evalCommand(),
+      ]);
+      return { code, err: c.err() };
+    };
+    const noAnchors = await run(['--set', 'toy', '--oracle', 'anchors']);
+    expect(noAnchors.code).toBe(2);
+    expect(noAnchors.err).toMatch(/--oracle anchors needs gold anchors \(meta\.anchors\)/);
+    expect((await run(['--set', 'anchored', '--split', 'val', '--oracle', 'perfect'])).err).toMatch(
+      /--oracle must be anchors, model, noisy-model/,
+    );
+    for (const args of [
+      ['--oracle', 'perfect'],
+      ['--oracle', 'model', '--model', 'openai:gpt-4o-mini'],
+      ['--oracle', 'model', '--oracle', 'noisy-model'],
+      ['--oracle', 'noisy-model', '--oracle-noise', '1.5'],
+      ['--oracle', 'model', '--oracle-noise', '0.2'],
+      ['--oracle', 'model', '--oracle-restriction', 'judge'],
+      ['--oracle', 'anchors', '--oracle-restriction', 'annotation'],
+    ])
+      expect((await run(['--set', 'anchored', '--split', 'val', ...args])).code).toBe(2);
+  });
+});

@@ -2,20 +2,31 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
-import { WeftError } from '@weft/core';
+import { createRetriever, WeftError } from '@weft/core';
 import {
   compareStacks,
   type EvaluationSummary,
   evaluateStacks,
   evaluationMarkdown,
   evaluationSummary,
+  goldAnchorsOf,
+  oracleAnchors,
   readQuerySet,
+  withPlanTransform,
 } from '@weft/eval';
-import type { RetrieverV1, SkbSplit } from '@weft/spec';
+import type { RetrieverV1, SkbQuery, SkbSplit } from '@weft/spec';
+import {
+  corruptPlans,
+  goldAnnotations,
+  oracleLanguageModel,
+  readAnnotations,
+  resolveGoldPlans,
+} from '@weft/oracle';
 import {
   type Command,
   integerOption,
   listOption,
+  type ParsedArgs,
   requiredOption,
   stringOption,
   UsageError,
@@ -47,6 +58,71 @@ export interface EvalRun {
   readonly quiet?: boolean;
   /** Handed to every stack: the language model of the LLM stacks, their budget and `llmWhen`. */
   readonly createOptions?: StackCreateOptions;
+  /** What the query set's gold annotations replace (`--oracle`). */
+  readonly oracle?: EvalOracle;
+}
+
+/**
+ * `anchors`: every stack's plans get the gold anchors instead of their own. `model`: the LLM stacks'
+ * language model is the oracle model (gold plans; `noise` of them wrong, chosen by `seed`).
+ */
+export interface EvalOracle {
+  readonly anchors?: boolean;
+  readonly model?: {
+    readonly noise: number;
+    readonly seed: number;
+    /** The plans' textual restriction: the question's words (default) or the judge's (`annotation`). */
+    readonly restriction?: 'question' | 'annotation';
+  };
+}
+
+/** The oracle as the summary names it, e.g. `anchors`, `model (noise 0.3, seed 1)`. */
+export function oracleLabel(oracle: EvalOracle | undefined): string | undefined {
+  const parts = [
+    ...(oracle?.anchors ? ['anchors'] : []),
+    ...(oracle?.model
+      ? [
+          `model${oracle.model.noise > 0 ? ` (noise ${oracle.model.noise}, seed ${oracle.model.seed})` : ''}${
+            oracle.model.restriction === 'annotation' ? ', judged restriction' : ''
+          }`,
+        ]
+      : []),
+  ];
+  return parts.length > 0 ? parts.join(' + ') : undefined;
+}
+
+function isRetriever(value: unknown): value is RetrieverV1 {
+  return typeof (value as RetrieverV1).doRetrieve === 'function';
+}
+
+/** The oracle model over the query set's gold plans, with what it will answer (for stderr). */
+async function oracleModel(
+  run: EvalRun,
+  queries: readonly SkbQuery[],
+  settings: NonNullable<EvalOracle['model']>,
+) {
+  const schema = run.store.manifest.schema;
+  const annotations = goldAnnotations(queries, {
+    schema,
+    annotations: await readAnnotations(run.bundle, run.set),
+  });
+  const gold = await resolveGoldPlans(annotations, {
+    graph: run.store.graph,
+    answers: new Map(queries.map((q) => [q.id, q.answers])),
+    ...(settings.restriction ? { restriction: settings.restriction } : {}),
+  });
+  const noisy =
+    settings.noise > 0
+      ? corruptPlans(gold, { noise: settings.noise, seed: settings.seed, schema })
+      : undefined;
+  const withPaths = gold.filter((plan) => plan.paths.length > 0).length;
+  const kinds = [...(noisy?.corrupted.values() ?? [])];
+  const note = `oracle model: gold plans for ${gold.length} of ${queries.length} queries (${withPaths} with a relation path)${
+    noisy
+      ? `; ${kinds.length} made wrong (${kinds.filter((k) => k === 'anchor').length} anchor, ${kinds.filter((k) => k === 'relation').length} relation)`
+      : ''
+  }`;
+  return { model: oracleLanguageModel({ plans: noisy?.plans ?? gold }), note };
 }
 
 /**
@@ -79,9 +155,42 @@ export async function runEvaluation(run: EvalRun): Promise<EvaluationSummary> {
     run.store,
     queries.flatMap((q) => q.answers),
   );
+  // Gold anchors are node ids: a node type among them (WordNet's topic_and_type) is no anchor.
+  const nodeTypes = new Set(run.store.manifest.schema.nodeTypes.map((type) => type.name));
+  const anchored = queries.filter((q) => goldAnchorsOf(q, nodeTypes) !== undefined).length;
+  const oracle = run.oracle;
+  if ((oracle?.anchors || oracle?.model) && anchored === 0) {
+    throw new WeftError({
+      code: 'WEFT_BAD_INPUT',
+      message: `--oracle ${oracle.anchors ? 'anchors' : 'model'} needs gold anchors (meta.anchors), and no ${run.split} query of "${run.set}" carries any`,
+    });
+  }
+  let createOptions: StackCreateOptions = run.createOptions ?? {};
+  if (oracle?.model) {
+    const { model, note } = await oracleModel(run, queries, oracle.model);
+    if (!run.quiet) run.stderr.write(`${note}\n`);
+    // The ceiling: the planners ask the oracle on every query unless --llm-when says otherwise.
+    createOptions = {
+      llmWhen: 'always',
+      ...createOptions,
+      languageModel: model,
+    } as StackCreateOptions;
+  }
+  const transform = oracle?.anchors ? oracleAnchors(queries, { nodeTypes }) : undefined;
   const retrievers: RetrieverV1[] = [];
-  for (const name of run.stacks)
-    retrievers.push(await run.registry.create(name, run.store, run.createOptions ?? {}));
+  for (const name of run.stacks) {
+    if (!transform) {
+      retrievers.push(await run.registry.create(name, run.store, createOptions));
+      continue;
+    }
+    const built = await run.registry.get(name).create(run.store, createOptions);
+    if (isRetriever(built))
+      throw new WeftError({
+        code: 'WEFT_BAD_INPUT',
+        message: `stack "${name}" is built as a finished retriever: --oracle anchors cannot reach its planner`,
+      });
+    retrievers.push(createRetriever(withPlanTransform(built, transform)));
+  }
 
   let records: ReturnType<typeof createWriteStream> | undefined;
   if (run.out) {
@@ -108,6 +217,7 @@ export async function runEvaluation(run: EvalRun): Promise<EvaluationSummary> {
       concurrency: run.concurrency,
       ...(targetTypes ? { targetTypes } : {}),
       resolveTypes: async (ids) => (await run.store.graph.doGetNodes(ids)).map((node) => node?.type),
+      goldAnchors: (query) => goldAnchorsOf(query, nodeTypes),
       onRecord: async (record) => {
         if (records && !records.write(`${JSON.stringify(record)}\n`)) await once(records, 'drain');
       },
@@ -122,7 +232,12 @@ export async function runEvaluation(run: EvalRun): Promise<EvaluationSummary> {
             .map((s) => compareStacks(baseline, s, { seed: 1 }))
         : [];
     });
-    const summary = evaluationSummary(evaluation, { set: run.set, split: run.split }, comparisons);
+    const label = oracleLabel(oracle);
+    const summary = evaluationSummary(
+      evaluation,
+      { set: run.set, split: run.split, ...(label ? { oracle: label } : {}) },
+      comparisons,
+    );
     if (run.out) {
       await writeFile(path.join(run.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
       await writeFile(path.join(run.out, 'summary.md'), `${evaluationMarkdown(summary)}\n`);
@@ -142,7 +257,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
     summary:
       'Evaluate stacks on a query set of a bundle (Hit@1, Hit@5, Recall@20, MRR, latency), bm25 always included',
     usage:
-      'weft eval <bundle> --db <dir> --set <name> [--split test] [--stack S]... [--limit 100] [--json] [--out <dir>] [--concurrency N] [--max-queries N] [--model SPEC]',
+      'weft eval <bundle> --db <dir> --set <name> [--split test] [--stack S]... [--limit 100] [--json] [--out <dir>] [--concurrency N] [--max-queries N] [--model SPEC] [--oracle anchors|model|noisy-model]',
     details: [
       '<bundle>          the SKB bundle the store was built from (its queries/<set>.jsonl is read)',
       '--db <dir>        store directory built by weft ingest (required)',
@@ -160,6 +275,26 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       '                  and tokens, stage warnings), summary.md and summary.json',
       '--json            print exactly one JSON object (metrics in percent, LLM calls and tokens per',
       '                  query) instead of the table',
+      "--oracle O        replace a part of every stack by the query set's gold annotations, to see where",
+      '                  the loss is (needs meta.anchors; repeatable: anchors with model or noisy-model):',
+      '                  anchors      every plan gets the gold anchors instead of its own (confidence 1,',
+      '                               the gold node its only candidate); paths of other anchors go',
+      "                  model        the LLM stacks' model is an oracle that answers each planning prompt",
+      '                               with the gold plan (anchors, relation path from meta.paths, the',
+      "                               bundle's queries/<set>.annotations.jsonl or meta.relational_part),",
+      '                               other prompts neutrally (rerankers keep the order, critics accept);',
+      '                               no provider; the planners ask it on every query (--llm-when always)',
+      '                  noisy-model  the same with 30% of the plans wrong (anchor or relation), seeded',
+      '--oracle-noise P  share of wrong plans of noisy-model, in [0, 1] (default 0.3)',
+      '--oracle-seed N   which plans noisy-model makes wrong (default 1)',
+      "--oracle-restriction R  what the oracle model says the answer's text should say: question (the",
+      '                  question without its anchor mentions, what a model can read; default) or',
+      "                  annotation (the judge's wording, meta.textual_requirement: words the question may lack)",
+      '',
+      'When the query set carries gold anchors (meta.anchors), a second table reports per stack the',
+      'share of queries with every gold anchor among the top-3 candidates of a plan anchor (anchors of',
+      'confidence ≥ 0.2), with every gold anchor a top candidate, plan anchors per question, and the',
+      'precision of the plan anchors\' top candidates ("linking" in --json).',
       '',
       'Stacks:',
       ...deps.registry.list().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
@@ -169,6 +304,8 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       'weft eval my-bundle --db my-store --set hybrid --split val --stack bm25-rel --stack default --compare-to bm25-rel --json',
       'weft eval my-bundle --db my-store --set hybrid --stack vector --stack hybrid-rrf --max-queries 500 --out results/hybrid',
       'weft eval my-bundle --db my-store --set hybrid --stack mor --stack focused --model openai:gpt-4o-mini --json',
+      'weft eval my-bundle --db my-store --set hybrid --split val --stack default --stack mor-offline --oracle anchors',
+      'weft eval my-bundle --db my-store --set hybrid --split val --stack mor --stack focused --oracle noisy-model',
     ],
     options: {
       db: { type: 'string' },
@@ -181,6 +318,10 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       'compare-to': { type: 'string', multiple: true },
       out: { type: 'string' },
       embedder: { type: 'string' },
+      oracle: { type: 'string', multiple: true },
+      'oracle-noise': { type: 'string' },
+      'oracle-seed': { type: 'string' },
+      'oracle-restriction': { type: 'string' },
       ...modelOptions,
     },
     async run(args, io) {
@@ -205,7 +346,15 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       const out = outRaw === undefined ? undefined : path.resolve(io.cwd, outRaw);
       const embedder = stringOption(args, 'embedder');
       const json = args.values.json === true;
-      const createOptions = await stackCreateOptions(parseModelOptions(args, { cwd: io.cwd }));
+      const oracle = parseOracle(args);
+      const settings = parseModelOptions(args, { cwd: io.cwd });
+      if (oracle?.model && (stringOption(args, 'model') || settings.replay || settings.record))
+        throw new UsageError(
+          '--oracle model and noisy-model are the model: drop --model, --record and --replay',
+        );
+      // The oracle model replaces whatever WEFT_MODEL names.
+      const { spec: _named, ...withoutSpec } = settings;
+      const createOptions = await stackCreateOptions(oracle?.model ? withoutSpec : settings);
 
       const store = await deps.openStore(db, embedder ? { queryEmbedder: embedder } : {});
       try {
@@ -223,6 +372,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
           ...(out ? { out } : {}),
           stderr: io.stderr,
           createOptions,
+          ...(oracle ? { oracle } : {}),
         });
         io.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${evaluationMarkdown(summary)}\n`);
         if (out && !json)
@@ -232,6 +382,38 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
         await store.close();
       }
     },
+  };
+}
+
+const oracleKinds = ['anchors', 'model', 'noisy-model'] as const;
+
+/** `--oracle`, `--oracle-noise`, `--oracle-seed`; bad values are usage errors (exit 2). */
+function parseOracle(args: ParsedArgs): EvalOracle | undefined {
+  const kinds = listOption(args, 'oracle');
+  for (const kind of kinds)
+    if (!(oracleKinds as readonly string[]).includes(kind))
+      throw new UsageError(`--oracle must be ${oracleKinds.join(', ')}, got "${kind}"`);
+  if (kinds.includes('model') && kinds.includes('noisy-model'))
+    throw new UsageError('--oracle model and --oracle noisy-model exclude each other');
+  const noiseRaw = stringOption(args, 'oracle-noise');
+  const seedRaw = stringOption(args, 'oracle-seed');
+  if ((noiseRaw !== undefined || seedRaw !== undefined) && !kinds.includes('noisy-model'))
+    throw new UsageError('--oracle-noise and --oracle-seed go with --oracle noisy-model');
+  const noise = noiseRaw === undefined ? 0.3 : Number(noiseRaw);
+  if (noiseRaw !== undefined && !(noiseRaw.trim() !== '' && noise >= 0 && noise <= 1))
+    throw new UsageError(`--oracle-noise must be a number in [0, 1], got "${noiseRaw}"`);
+  const seed = integerOption(args, 'oracle-seed', 1, 0);
+  const restriction = stringOption(args, 'oracle-restriction');
+  if (restriction !== undefined && restriction !== 'question' && restriction !== 'annotation')
+    throw new UsageError(`--oracle-restriction must be question or annotation, got "${restriction}"`);
+  if (restriction !== undefined && !kinds.some((k) => k === 'model' || k === 'noisy-model'))
+    throw new UsageError('--oracle-restriction goes with --oracle model or noisy-model');
+  if (kinds.length === 0) return undefined;
+  const how = restriction ? { restriction: restriction as 'question' | 'annotation' } : {};
+  return {
+    ...(kinds.includes('anchors') ? { anchors: true } : {}),
+    ...(kinds.includes('model') ? { model: { noise: 0, seed, ...how } } : {}),
+    ...(kinds.includes('noisy-model') ? { model: { noise, seed, ...how } } : {}),
   };
 }
 

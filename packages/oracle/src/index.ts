@@ -1,0 +1,27 @@
+export {
+  type GoldAnnotation,
+  goldAnnotations,
+  type GoldHop,
+  type GoldNode,
+  type GoldPath,
+  type GoldPlan,
+  mentionIn,
+  parseRelationalPart,
+  questionRestriction,
+  type RelationalPartData,
+  readAnnotations,
+  resolveGoldPlans,
+} from './gold-plans.ts';
+export {
+  type Corruption,
+  corruptPlans,
+  cypherAnswer,
+  type OracleModel,
+  type OracleModelOptions,
+  type OracleStats,
+  type OracleTask,
+  oracleLanguageModel,
+  pathPlanAnswer,
+  questionOf,
+  routeAnswer,
+} from './oracle-model.ts';
