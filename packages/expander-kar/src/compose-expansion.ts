@@ -1,4 +1,4 @@
-import { contentWords } from '@weft/linker';
+import { contentWords } from '@weft/grounding';
 import type { KarKnowledge } from './gather-knowledge.ts';
 
 export interface ComposeOptions {

@@ -1,5 +1,5 @@
 import { narrowingTypes, searchText } from '@weft/core';
-import { contentWords, linkMentions } from '@weft/linker';
+import { contentWords, groundQuestion } from '@weft/grounding';
 import type { EdgeDirection, ExpansionTriple, PlannerV1, RetrievalContext } from '@weft/spec';
 
 /** A node the query names, linked by the expander. */
@@ -43,7 +43,7 @@ export interface KarKnowledge {
 
 export interface GatherOptions {
   /**
-   * Links the query's mentions instead of `linkMentions` of `@weft/linker`: a planner whose anchors
+   * Links the query's mentions instead of `groundQuestion` of `@weft/grounding`: a planner whose anchors
    * are used (e.g. a trained `LexicalPlanner`, whose mention model knows which mentions name anchors).
    */
   readonly linker?: PlannerV1;
@@ -77,7 +77,7 @@ export interface GatherOptions {
 const signal = (context: RetrievalContext) =>
   context.abortSignal ? { abortSignal: context.abortSignal } : {};
 
-/** The entities a query names: a linker planner's anchors, or `linkMentions`. */
+/** The entities a query names: a linker planner's anchors, or `groundQuestion`. */
 async function linkEntities(query: string, context: RetrievalContext, options: GatherOptions) {
   const floor = options.minConfidence ?? 0.5;
   const found: { id: string; mention: string; confidence: number }[] = [];
@@ -89,10 +89,10 @@ async function linkEntities(query: string, context: RetrievalContext, options: G
         found.push({ id: node.id, mention: anchor.mention, confidence: anchor.confidence * node.score });
     }
   } else {
-    for (const mention of await linkMentions(query, context)) {
-      const node = mention.nodes[0];
-      if (node && !mention.shadowed && mention.specificity >= floor)
-        found.push({ id: node.id, mention: mention.text, confidence: mention.specificity * node.score });
+    for (const mention of (await groundQuestion(query, context)).mentions) {
+      const node = mention.candidates[0];
+      if (node && node.probability >= floor)
+        found.push({ id: node.id, mention: mention.text, confidence: node.probability });
     }
   }
   found.sort((a, b) => b.confidence - a.confidence || a.id.localeCompare(b.id));

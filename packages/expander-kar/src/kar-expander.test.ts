@@ -1,6 +1,6 @@
 import { runExpanderSuite } from '@weft/conformance';
 import { toyContext } from '@weft/core/test';
-import { contentWords } from '@weft/linker';
+import { contentWords } from '@weft/grounding';
 import { describe, expect, it } from 'vitest';
 import { composeExpansion } from './compose-expansion.ts';
 import { gatherKnowledge } from './gather-knowledge.ts';

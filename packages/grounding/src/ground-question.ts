@@ -232,21 +232,28 @@ export async function groundQuestion(
         isTextMatch: rank === undefined ? 0 : 1 / (1 + rank),
         bias: 1,
       };
-      const score = groundingFeatures.reduce((sum, f) => sum + groundingWeights[f] * features[f], 0);
+      const weights = groundingWeights[e.nameWhole > 0 ? 'named' : 'described'];
+      const score = groundingFeatures.reduce((sum, f) => sum + weights[f] * features[f], 0);
       return { id: e.id, type: e.type, name: e.name, probability: sigmoid(score), features };
     });
     candidates.sort((a, b) => b.probability - a.probability || a.id.localeCompare(b.id));
-    const kept = candidates.slice(0, perMention);
-    const best = kept[0]?.probability ?? 0;
-    if (kept.length === 0 || best < minProbability) return;
-    mentions.push({
-      text: phrase.text,
-      start: phrase.start,
-      end: phrase.end,
-      quoted: phrase.quoted,
-      probability: best,
-      candidates: kept,
-    });
+    // What the phrase spells and what it describes are two readings: a node that merely matches its
+    // words never displaces the node it names ("Nikon D850" names the camera, and describes Nikon).
+    const named = candidates.filter((c) => c.features.nameWhole > 0);
+    const described = candidates.filter((c) => c.features.nameWhole === 0);
+    for (const group of [named, described]) {
+      const kept = group.slice(0, perMention);
+      const best = kept[0]?.probability ?? 0;
+      if (kept.length === 0 || best < minProbability) continue;
+      mentions.push({
+        text: phrase.text,
+        start: phrase.start,
+        end: phrase.end,
+        quoted: phrase.quoted,
+        probability: best,
+        candidates: kept,
+      });
+    }
   });
   mentions.sort((a, b) => b.probability - a.probability || a.start - b.start);
   // A span inside another that links the same best node says nothing new: the surer one stays.

@@ -20,18 +20,39 @@ export const groundingFeatures = [
 
 export type GroundingFeature = (typeof groundingFeatures)[number];
 
-/** Logistic weights over `groundingFeatures`. */
-export const groundingWeights: Readonly<Record<GroundingFeature, number>> = {
-  name: 0.08,
-  nameWhole: 0.08,
-  nameRare: 1.166,
-  description: -0.157,
-  descriptionRank: 1.054,
-  coherence: 4.135,
-  coherenceBest: 2.685,
-  rarity: 0.151,
-  words: 0.351,
-  quoted: 1.121,
-  isTextMatch: 2.823,
-  bias: -5.327,
+/**
+ * Logistic weights over `groundingFeatures`, one model per reading of a phrase: `named` for nodes
+ * whose name or alias the phrase spells, `described` for nodes it only matches by document. Fitted
+ * on the train splits of WordNet hybrid and the Pokémon hybrid and described sets, each set weighing
+ * the same, with `tooling/results/src/fit-grounding-weights.ts` (rows from `grounding-dev.ts`).
+ */
+export const groundingWeights: Readonly<Record<'named' | 'described', Readonly<Record<GroundingFeature, number>>>> = {
+  named: {
+    name: 1.294,
+    nameWhole: 1.294,
+    nameRare: 2.185,
+    description: 0.076,
+    descriptionRank: -0.614,
+    coherence: 3.021,
+    coherenceBest: 3.106,
+    rarity: 2.06,
+    words: 7.119,
+    quoted: 2.167,
+    isTextMatch: 1.133,
+    bias: -10.708,
+  },
+  described: {
+    name: 0,
+    nameWhole: 0,
+    nameRare: 0,
+    description: 0.253,
+    descriptionRank: 1.257,
+    coherence: 6.601,
+    coherenceBest: 2.129,
+    rarity: -0.267,
+    words: 0.007,
+    quoted: -0.441,
+    isTextMatch: 2.956,
+    bias: -5.638,
+  },
 };

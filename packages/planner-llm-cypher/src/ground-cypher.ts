@@ -1,4 +1,4 @@
-import { linkMentions, type Mention } from '@weft/linker';
+import { type GroundedMention, groundQuestion } from '@weft/grounding';
 import { schemaNames } from '@weft/llm';
 import type {
   Anchor,
@@ -39,7 +39,7 @@ const regexWords = (pattern: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-function spanFor(mentions: readonly Mention[], name: string): Mention | undefined {
+function spanFor(mentions: readonly GroundedMention[], name: string): GroundedMention | undefined {
   const text = squash(name);
   return mentions.find((m) => squash(m.text) === text);
 }
@@ -134,7 +134,7 @@ export async function groundCypher(
   const anchors: Anchor[] = [];
   const anchorOf = new Map<string, number>();
   if (named.size > 0) {
-    const mentions = [...named.values()].some((n) => n.name) ? await linkMentions(query, context) : [];
+    const mentions = [...named.values()].some((n) => n.name) ? (await groundQuestion(query, context)).mentions : [];
     const ids = [...named].filter(([, n]) => n.id).map(([variable, n]) => ({ variable, id: n.id! }));
     const found = ids.length
       ? await context.graph.doGetNodes(
@@ -159,16 +159,18 @@ export async function groundCypher(
     for (const item of byName) {
       const span = spanFor(mentions, item.name);
       const type = types.get(item.variable);
-      if (span?.nodes.length) {
+      if (span?.candidates.length) {
         const nodes =
-          type && span.nodes.some((n) => n.type === type)
-            ? span.nodes.filter((n) => n.type === type)
-            : span.nodes;
+          type && span.candidates.some((n) => n.type === type)
+            ? span.candidates.filter((n) => n.type === type)
+            : span.candidates;
         anchorOf.set(item.variable, anchors.length);
         anchors.push({
           mention: span.text,
-          candidates: nodes.slice(0, 10).map((n) => ({ id: n.id, type: n.type, score: n.score })),
-          confidence: span.specificity,
+          candidates: nodes
+            .slice(0, 10)
+            .map((n) => ({ id: n.id, type: n.type, score: n.probability / span.probability })),
+          confidence: span.probability,
         });
       } else pending.push(item);
     }

@@ -1,4 +1,4 @@
-import { linkMentions, type Mention } from '@weft/linker';
+import { type GroundedMention, groundMention, groundQuestion } from '@weft/grounding';
 import { type PathPlanOutput, schemaNames } from '@weft/llm';
 import type {
   Anchor,
@@ -45,7 +45,7 @@ interface Linked {
 }
 
 /** The linker's span for a mention: the same words, else the longest span inside it or around it. */
-function spanFor(mentions: readonly Mention[], mention: string): Mention | undefined {
+function spanFor(mentions: readonly GroundedMention[], mention: string): GroundedMention | undefined {
   const text = squash(mention);
   const same = mentions.find((m) => squash(m.text) === text);
   if (same) return same;
@@ -66,8 +66,9 @@ function preferType(candidates: Anchor['candidates'], type: string | undefined):
  * Grounds what the model wrote against the store: node and edge types onto the schema's names
  * (spellings repaired), every hop's direction against the edge signatures (turned around when only
  * the other way fits) and, for a path's first hop, against the anchor's actual edges; every mention
- * must be words of the query and is linked through the name index (`linkMentions`, then a fuzzy
- * look-up). Paths that cannot be grounded are dropped with a note; a plan left without any path
+ * is grounded through the question's grounding (`groundQuestion`) when it offers a node of the
+ * declared type, else by `groundMention` among nodes of that type (names, then documents); a
+ * mention that is not words of the query is kept when the model declared its type. Paths that cannot be grounded are dropped with a note; a plan left without any path
  * is no plan (`reason`).
  */
 export async function groundPathPlan(
@@ -109,49 +110,46 @@ export async function groundPathPlan(
   ];
   for (const anchor of mentioned) {
     if (wanted.some((w) => squash(w.mention) === squash(anchor.mention))) continue;
-    if (!inQuery(query, anchor.mention)) {
-      notes.push(`mention "${clip(anchor.mention, 60)}" is not in the query; dropped`);
+    const type = nodeType(anchor.type, `type of "${anchor.mention}"`);
+    // Not words of the query: kept when it names or describes a node of its declared type.
+    if (!inQuery(query, anchor.mention) && !type) {
+      notes.push(`mention "${clip(anchor.mention, 60)}" is not in the query and has no type; dropped`);
       continue;
     }
-    const type = nodeType(anchor.type, `type of "${anchor.mention}"`);
     wanted.push({ mention: anchor.mention, ...(type ? { type } : {}) });
   }
   const linked = new Map<string, Linked>();
   if (wanted.length > 0) {
-    const mentions = await linkMentions(query, context);
+    const { mentions } = await groundQuestion(query, context);
     const unresolved: typeof wanted = [];
     for (const w of wanted) {
       const span = spanFor(mentions, w.mention);
-      if (span && span.nodes.length > 0)
+      // The question's grounding, when it offers a node of the type the model declared.
+      if (span && (!w.type || span.candidates.some((c) => c.type === w.type)))
         linked.set(squash(w.mention), {
           candidates: preferType(
-            span.nodes.map((n) => ({ id: n.id, type: n.type, score: n.score })),
+            span.candidates.map((n) => ({ id: n.id, type: n.type, score: n.probability / span.probability })),
             w.type,
           ),
-          confidence: span.specificity,
+          confidence: span.probability,
         });
       else unresolved.push(w);
     }
-    if (unresolved.length > 0) {
-      const matches = await context.graph.doLookup(
-        unresolved.map((w) => w.mention),
-        { fuzzy: true, limit: 10, ...signal },
-      );
-      unresolved.forEach((w, i) => {
-        const found = matches[i] ?? [];
-        if (found.length === 0) {
-          notes.push(`mention "${w.mention}" names no node of the store`);
-          return;
-        }
-        linked.set(squash(w.mention), {
-          candidates: preferType(
-            found.map((m) => ({ id: m.id, type: m.type, score: m.score })),
-            w.type,
-          ),
-          confidence: Math.max(0, Math.min(1, found[0]!.score)),
-        });
+    // Else the mention itself among nodes of its declared type: names, then documents.
+    const found = await Promise.all(
+      unresolved.map((w) => groundMention(w.mention, context, w.type ? { nodeTypes: [w.type] } : {})),
+    );
+    unresolved.forEach((w, i) => {
+      const candidates = found[i]!;
+      if (candidates.length === 0) {
+        notes.push(`mention "${w.mention}" names no node of the store`);
+        return;
+      }
+      linked.set(squash(w.mention), {
+        candidates: preferType(candidates, w.type),
+        confidence: Math.max(0, Math.min(1, candidates[0]!.score)),
       });
-    }
+    });
   }
   const anchors: Anchor[] = [];
   const anchorIndex = new Map<string, number>();

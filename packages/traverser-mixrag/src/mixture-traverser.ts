@@ -1,6 +1,6 @@
 import { ArtifactCache, narrowingTypes, searchText } from '@weft/core';
 import { embedMany } from 'ai';
-import { contentWords } from '@weft/linker';
+import { contentWords } from '@weft/grounding';
 import type {
   Candidate,
   IndexHit,

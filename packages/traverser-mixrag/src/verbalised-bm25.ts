@@ -1,4 +1,4 @@
-import { contentWords } from '@weft/linker';
+import { contentWords } from '@weft/grounding';
 import { stem } from 'porter2';
 
 /** Lower-cased content words, stemmed: what the in-memory index matches on. */

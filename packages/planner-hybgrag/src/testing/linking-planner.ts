@@ -1,11 +1,11 @@
 // Test support (not a test, not built): a small base planner for the routers, so that these tests
 // depend on no sibling planner package.
 import { emptyPlan } from '@weft/core';
-import { linkMentions, mentionAnchors } from '@weft/linker';
+import { groundingAnchors, groundQuestion } from '@weft/grounding';
 import type { Plan, PlannerV1 } from '@weft/spec';
 
 /**
- * Links the query's mentions (the shared linker) and, like a trained lexical planner, plans for
+ * Grounds the query (the shared grounding step) and, like a trained lexical planner, plans for
  * each mention the relations `relations` names (edge type and direction, when the store's schema
  * has them) with the given calibrated confidence; `confidence` is the plan's.
  */
@@ -25,7 +25,7 @@ export function linkingPlanner(
     calls: 0,
     async doPlan({ query, context }: Parameters<PlannerV1['doPlan']>[0]): Promise<Plan> {
       planner.calls += 1;
-      const anchors = mentionAnchors(await linkMentions(query, context));
+      const anchors = groundingAnchors(await groundQuestion(query, context));
       const known = new Set(context.schema.edgeTypes.map((e) => e.name));
       const relations = (options.relations ?? []).filter((r) => known.has(r.edgeType));
       return {

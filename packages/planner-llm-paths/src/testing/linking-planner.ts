@@ -1,11 +1,11 @@
 // Test support (not a test, not built): a small offline planner for the LLM planner to fall back
 // on, so these tests depend on no sibling planner package.
 import { emptyPlan } from '@weft/core';
-import { linkMentions, mentionAnchors } from '@weft/linker';
+import { groundingAnchors, groundQuestion } from '@weft/grounding';
 import type { Plan, PlannerV1 } from '@weft/spec';
 
 /**
- * Links the query's mentions (the shared linker) and, when it names a brand of the toy shop, plans
+ * Grounds the query (the shared grounding step) and, when it names a brand of the toy shop, plans
  * brand ←made_by— product; `confidence` is what the LLM planner's `unsure` mode compares.
  */
 export function linkingPlanner(confidence = 0.3): PlannerV1 & { calls: number } {
@@ -16,7 +16,7 @@ export function linkingPlanner(confidence = 0.3): PlannerV1 & { calls: number } 
     async doPlan({ query, context }: Parameters<PlannerV1['doPlan']>[0]): Promise<Plan> {
       planner.calls += 1;
       const base = emptyPlan(query, context.schema);
-      const anchors = mentionAnchors(await linkMentions(query, context));
+      const anchors = groundingAnchors(await groundQuestion(query, context));
       const brand = anchors.findIndex((a) => a.candidates[0]?.type === 'brand');
       const madeBy = context.schema.edgeTypes.some((e) => e.name === 'made_by');
       return {

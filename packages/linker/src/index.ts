@@ -1,2 +1,0 @@
-export { type LinkMentionsOptions, linkMentions, type Mention, mentionAnchors } from './link-mentions.ts';
-export { contentWords, type QuerySpan, querySpans, singularForms } from '@weft/grounding';

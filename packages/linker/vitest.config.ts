@@ -1,3 +1,0 @@
-import { packageConfig } from '@internal/vitest-config';
-
-export default packageConfig();
