@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { KarExpander } from './kar-expander.ts';
 import { LlmKarExpander, type LlmKarExpanderOptions } from './llm-kar-expander.ts';
 
-const query = 'telephoto zoom lens that fits the Nikon D850 for birds';
+const query = 'a telephoto zoom that fits the "Nikon D850"';
 const answering = (...texts: string[]) =>
   new MockLanguageModelV4({ doGenerate: texts.map((text) => textResult(text, { input: 500, output: 60 })) });
 const promptOf = (model: MockLanguageModelV4) =>

@@ -140,7 +140,12 @@ export function questionPhrases(question: string, nodeTypes: readonly string[] =
     // Each shorter run of its words may spell a name of its own ("Combee" in "the moves Combee").
     for (const span of subSpans(question, np)) {
       if (span.words === np.words.length) continue;
-      phrases.push({ ...span, description: '', quoted: false, names: [{ text: span.text, words: span.words }] });
+      phrases.push({
+        ...span,
+        description: '',
+        quoted: false,
+        names: [{ text: span.text, words: span.words }],
+      });
     }
   }
   return phrases;
@@ -240,7 +245,9 @@ export async function groundQuestion(
     // What the phrase spells and what it describes are two readings: a node that merely matches its
     // words never displaces the node it names ("Nikon D850" names the camera, and describes Nikon).
     const named = candidates.filter((c) => c.features.nameWhole > 0);
-    const described = candidates.filter((c) => c.features.nameWhole === 0);
+    // A quoted phrase that spells a name was marked as that name by the user: it describes nothing.
+    const described =
+      phrase.quoted && named.length > 0 ? [] : candidates.filter((c) => c.features.nameWhole === 0);
     for (const group of [named, described]) {
       const kept = group.slice(0, perMention);
       const best = kept[0]?.probability ?? 0;
@@ -256,14 +263,18 @@ export async function groundQuestion(
     }
   });
   mentions.sort((a, b) => b.probability - a.probability || a.start - b.start);
-  // A span inside another that links the same best node says nothing new: the surer one stays.
+  // A span inside another that links the same best node says nothing new: the one that spells its
+  // name stays (it tells the stages that the node's own text matches by that name), else the surer.
+  const spells = (m: GroundedMention) => (m.candidates[0]!.features.nameWhole > 0 ? 1 : 0);
   const kept: GroundedMention[] = [];
-  for (const mention of mentions) {
+  for (const mention of [...mentions].sort((a, b) => spells(b) - spells(a))) {
     const same = kept.some(
-      (k) => k.start < mention.end && mention.start < k.end && k.candidates[0]!.id === mention.candidates[0]!.id,
+      (k) =>
+        k.start < mention.end && mention.start < k.end && k.candidates[0]!.id === mention.candidates[0]!.id,
     );
     if (!same) kept.push(mention);
   }
+  kept.sort((a, b) => b.probability - a.probability || a.start - b.start);
   return { question, mentions: kept, textual };
 }
 

@@ -26,33 +26,35 @@ export type GroundingFeature = (typeof groundingFeatures)[number];
  * on the train splits of WordNet hybrid and the Pokémon hybrid and described sets, each set weighing
  * the same, with `tooling/results/src/fit-grounding-weights.ts` (rows from `grounding-dev.ts`).
  */
-export const groundingWeights: Readonly<Record<'named' | 'described', Readonly<Record<GroundingFeature, number>>>> = {
+export const groundingWeights: Readonly<
+  Record<'named' | 'described', Readonly<Record<GroundingFeature, number>>>
+> = {
   named: {
-    name: 1.294,
-    nameWhole: 1.294,
-    nameRare: 2.185,
-    description: 0.076,
-    descriptionRank: -0.614,
-    coherence: 3.021,
-    coherenceBest: 3.106,
-    rarity: 2.06,
-    words: 7.119,
-    quoted: 2.167,
-    isTextMatch: 1.133,
-    bias: -10.708,
+    name: 1.32,
+    nameWhole: 1.32,
+    nameRare: 2.181,
+    description: 0.068,
+    descriptionRank: -0.597,
+    coherence: 3.029,
+    coherenceBest: 3.102,
+    rarity: 2.061,
+    words: 6.974,
+    quoted: 2.171,
+    isTextMatch: 1.167,
+    bias: -10.726,
   },
   described: {
     name: 0,
     nameWhole: 0,
     nameRare: 0,
-    description: 0.253,
-    descriptionRank: 1.257,
-    coherence: 6.601,
-    coherenceBest: 2.129,
-    rarity: -0.267,
-    words: 0.007,
-    quoted: -0.441,
-    isTextMatch: 2.956,
-    bias: -5.638,
+    description: 0.228,
+    descriptionRank: 1.26,
+    coherence: 6.552,
+    coherenceBest: 2.156,
+    rarity: -0.251,
+    words: -0.003,
+    quoted: 0,
+    isTextMatch: 2.943,
+    bias: -5.615,
   },
 };

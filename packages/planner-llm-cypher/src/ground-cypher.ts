@@ -134,7 +134,9 @@ export async function groundCypher(
   const anchors: Anchor[] = [];
   const anchorOf = new Map<string, number>();
   if (named.size > 0) {
-    const mentions = [...named.values()].some((n) => n.name) ? (await groundQuestion(query, context)).mentions : [];
+    const mentions = [...named.values()].some((n) => n.name)
+      ? (await groundQuestion(query, context)).mentions
+      : [];
     const ids = [...named].filter(([, n]) => n.id).map(([variable, n]) => ({ variable, id: n.id! }));
     const found = ids.length
       ? await context.graph.doGetNodes(

@@ -16,10 +16,14 @@ const sets = process.argv.slice(2).map((file) =>
 );
 function fit(reading: 'named' | 'described'): Record<string, number> {
   const rows = sets.flatMap((all) => {
-    const mine = all.filter((r) => (r.f.nameWhole! > 0) === (reading === 'named'));
+    const mine = all.filter((r) => r.f.nameWhole! > 0 === (reading === 'named'));
     return mine.map((r) => ({ x: features.map((f) => r.f[f] ?? 0), y: r.y, weight: 1000 / all.length }));
   });
-  const model = fitLogistic(features, rows, { l2: Number(process.env.L2 ?? 0.01), epochs: 2000, balanced: false });
+  const model = fitLogistic(features, rows, {
+    l2: Number(process.env.L2 ?? 0.01),
+    epochs: 2000,
+    balanced: false,
+  });
   const raw: Record<string, number> = {};
   let bias = model.bias;
   features.forEach((f, i) => {
