@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { evidenceJson, groundedAnswerJson, streamGroundedAnswer } from '@weft/answer';
-import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
+import {
+  type Command,
+  integerOption,
+  maxResultLimit,
+  queryText,
+  requiredOption,
+  stringOption,
+} from '../command.ts';
 import {
   hasModel,
   modelOptionDetails,
@@ -23,7 +30,7 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
     details: [
       '--db <dir>        store directory built by weft ingest (required)',
       `--stack S         retrieval stack that gathers the evidence (default: ${deps.registry.defaultName})`,
-      '--limit N         nodes retrieved (default 20); the best ten, their paths and MixRAG’s',
+      `--limit N         nodes retrieved (default 20, at most ${maxResultLimit}); the best ten, their paths and MixRAG’s`,
       '                  subgraph (stack mixrag-offline) are the evidence',
       '--max-evidence-tokens N   token budget of the evidence (default 1500)',
       ...modelOptionDetails,
@@ -46,11 +53,9 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
       ...modelOptions,
     },
     async run(args, io) {
-      if (args.positionals.length !== 1) throw new UsageError('expected exactly one question (quote it)');
-      const question = args.positionals[0]!;
-      if (question.trim() === '') throw new UsageError('the question is empty');
+      const question = queryText(args, 'question');
       const db = path.resolve(io.cwd, requiredOption(args, 'db'));
-      const limit = integerOption(args, 'limit', 20);
+      const limit = integerOption(args, 'limit', 20, 1, maxResultLimit);
       const maxTokens = integerOption(args, 'max-evidence-tokens', 1500, 50);
       const stackName = stringOption(args, 'stack') ?? deps.registry.defaultName;
       const json = args.values.json === true;
