@@ -9,6 +9,7 @@ export {
   summarizeTrace,
   type TraceSummary,
 } from './evaluate-stacks.ts';
+export { formatPercent, roundPercent } from './format-percent.ts';
 export { type EvaluationSummary, evaluationMarkdown, evaluationSummary } from './evaluation-report.ts';
 export {
   type PairedBootstrapOptions,

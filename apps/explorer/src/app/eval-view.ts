@@ -1,3 +1,4 @@
+import { formatPercent } from '@weft/eval/format-percent';
 import { h } from './dom.ts';
 import {
   type Comparison,
@@ -7,7 +8,8 @@ import {
   recordStacks,
 } from './eval-records.ts';
 
-const percent = (value: number) => `${(100 * value).toFixed(1)}`;
+/** A mean of per-query fractions in percent, rounded as `weft eval` rounds it (one function). */
+const percent = (value: number) => formatPercent(100 * value);
 const rankText = (rank: number | undefined) => (rank === undefined ? '—' : String(rank));
 
 /**
