@@ -67,7 +67,8 @@ export function apiRoutes(s: ApiSchemas) {
     description:
       'Events: `evidence` (the stack, the ranking and the evidence the answer rests on), then `delta` ' +
       '(`{text}`, as the model writes) and last `done` (the answer, each citation checked against the ' +
-      'evidence, the sentences that cite nothing, and `status`: answered, no-model, aborted or failed). ' +
+      'evidence, the sentences that cite nothing, and `status`: answered, ungrounded (the reply cites no ' +
+      'node of the evidence: no answer to rely on), no-model, aborted or failed). ' +
       'Without a model on the server (`weft serve --model`) only the evidence comes, with status no-model.',
     request: { body: { content: { 'application/json': { schema: s.askRequest } }, required: true } },
     responses: {

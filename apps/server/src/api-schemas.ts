@@ -167,14 +167,9 @@ export function apiSchemas(limits: ServerLimits) {
         .string()
         .optional()
         .openapi({ description: 'the stack that gathers the evidence (default: the default stack)' }),
-      limit: z
-        .int()
-        .min(1)
-        .max(limits.maxLimit)
-        .optional()
-        .openapi({
-          description: 'nodes retrieved (default 20); the best ten and their paths are the evidence',
-        }),
+      limit: z.int().min(1).max(limits.maxLimit).optional().openapi({
+        description: 'nodes retrieved (default 20); the best ten and their paths are the evidence',
+      }),
       maxEvidenceTokens: z
         .int()
         .min(50)

@@ -17,7 +17,7 @@ import {
 } from '../model-options.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 
-/** Exit code when the model failed to answer (the evidence is still printed). */
+/** Exit code when the model failed to answer or gave a reply that cites no evidence (status `ungrounded`). */
 const modelFailed = 1;
 
 export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
@@ -39,6 +39,7 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
       '',
       'The answer streams as it is written and cites node ids in [brackets]; every citation is checked',
       'against the evidence: ids outside it and sentences without a citation are reported (marked in --json).',
+      'A reply that cites no node of the evidence is no answer: status ungrounded, exit 1 (as when the model fails).',
     ],
     examples: [
       'weft ask "Which kind of headache affects mostly women?" --db .weft/wordnet --model openai:gpt-4o-mini',
@@ -100,11 +101,17 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
               },
             })}\n`,
           );
-          return done.status === 'failed' ? modelFailed : 0;
+          return done.status === 'failed' || done.status === 'ungrounded' ? modelFailed : 0;
         }
         io.stdout.write('\n');
         if (done.status === 'failed') {
           io.stderr.write(`The model failed to answer: ${done.error ?? 'unknown error'}\n`);
+          return modelFailed;
+        }
+        if (done.status === 'ungrounded') {
+          io.stderr.write(
+            `No grounded answer: the model's reply cites no node of the evidence${done.invalid.length > 0 ? ` (only ids that are not in it: ${done.invalid.join(', ')})` : ''}, so nothing above rests on the store. Try another --stack, a larger --limit or another --model.\n`,
+          );
           return modelFailed;
         }
         const valid = [...new Set(done.citations.filter((c) => c.valid).map((c) => c.id))];
