@@ -17,6 +17,7 @@ import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { ApiError } from './api-error.ts';
+import { type ApiKeys, apiKeyAuth, requireScope } from './api-keys.ts';
 import { apiRoutes } from './api-routes.ts';
 import { apiSchemas } from './api-schemas.ts';
 import type { AssetSource } from './asset-source.ts';
@@ -40,6 +41,12 @@ export interface AppOptions {
   readonly assets?: AssetSource;
   /** Shared with the listener so that a shutdown can drain; a fresh one by default. */
   readonly tracker?: RequestTracker;
+  /**
+   * API keys (`weft serve --api-key-file`): every request but `GET /health` then needs
+   * `Authorization: Bearer <key>` (401 without), and the API routes the key's `read` scope (403).
+   * Without keys the server is open.
+   */
+  readonly apiKeys?: ApiKeys;
 }
 
 export interface WeftApp {
@@ -210,6 +217,11 @@ export function createApp(options: AppOptions): WeftApp {
     else if (status < 500) tracker.count('rejected');
     else tracker.count('failed');
   });
+  if (options.apiKeys) {
+    app.use('*', apiKeyAuth(options.apiKeys));
+    const read = requireScope('read');
+    for (const path of ['/query', '/ask', '/stacks', '/nodes/*']) app.use(path, read);
+  }
   // Refused before the body is read (Content-Length) or as soon as a streamed body passes the limit.
   const limitBody = bodyLimit({
     maxSize: limits.maxBodyBytes,
