@@ -397,15 +397,25 @@ export function createApp(options: AppOptions): WeftApp {
     });
   });
 
-  app.doc31('/openapi.json', {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API key of the server (weft serve --api-key-file), sent as Authorization: Bearer <key>. Only servers started with keys ask for one.',
+  });
+  app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
     info: {
       title: 'Weft',
       version: '0.1.0',
       description:
         'Hybrid structural and textual retrieval over one store: rank nodes with a named stack, see the plan and the paths, browse nodes.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-  });
+    servers: [{ url: new URL(c.req.url).origin, description: 'this server' }],
+    // With keys every operation but GET /health needs one; without, a key is optional ({}: none needed).
+    security: (options.apiKeys ? [{ apiKey: [] }] : [{}, { apiKey: [] }]) as Record<string, string[]>[],
+  }));
 
   if (options.assets) {
     const assets = options.assets;
