@@ -74,12 +74,18 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
     await page.waitForSelector('.column[data-stack="mor-offline"] .result');
     expect(await page.locator('.column').count()).toBe(2);
     expect(await page.textContent('.column[data-stack="bm25"]')).toMatch(/Telephoto zoom lens/);
+    // No result is opened for you: the top one may be wrong.
+    expect(await page.getAttribute('#picture', 'data-drawn')).toBeNull();
+    expect(await page.textContent('#status')).toMatch(/Choose a result to see how it was reached/);
 
     // Open the picture of mor-offline's top result: reached from the anchor "Nikon" over made_by.
     await page.click('.column[data-stack="mor-offline"] .result >> nth=0');
     await page.waitForSelector('#picture[data-drawn^="mor-offline:"]');
     await page.waitForSelector('#graph canvas');
     await page.waitForTimeout(300);
+    // Arrows as the edges are stored: product —made_by→ brand, although the walk went brand → product.
+    expect(await page.getAttribute('#graph', 'data-edges')).toContain('p:nikkor>b:nikon:made_by');
+    expect(Number(await page.getAttribute('#graph', 'data-zoom'))).toBeGreaterThanOrEqual(0.75);
     const legend = await page.locator('.picture-nodes').textContent();
     expect(legend).toMatch(/Nikon\s+brand · anchor “Nikon”/);
     expect(legend).toMatch(/AF-S Nikkor 200-500mm\s+product · result/);
@@ -109,7 +115,16 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
     await page.waitForSelector('#node h3:text-is("Nikon")');
     expect(await page.textContent('#node')).toMatch(/Japanese maker of cameras and optics/);
     expect(await page.textContent('#node')).toMatch(/←made_by \(3\)/);
-    expect(errors).toEqual([]);
+
+    // A query that fails leaves nothing of the previous one: no picture, no node, an error status.
+    await page.fill('#query', 'x'.repeat(1001));
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#status.error');
+    expect(await page.textContent('#status')).toMatch(/failed: .*longer than 1000 characters/);
+    expect(await page.getAttribute('#picture', 'data-drawn')).toBeNull();
+    expect(await page.locator('#graph').count()).toBe(0);
+    expect(await page.textContent('#node')).toMatch(/Choose a node/);
+    expect(errors.filter((e) => !/400 \(Bad Request\)/.test(e))).toEqual([]);
     await page.close();
   });
 

@@ -4,6 +4,7 @@ import {
   type Comparison,
   compareRecords,
   type EvalRecord,
+  filterLabels,
   parseRecords,
   recordStacks,
 } from './eval-records.ts';
@@ -29,9 +30,7 @@ export function mountEvalBrowser(
   const filterPick = h(
     'select',
     { 'aria-label': 'show' },
-    ...(['all', 'win', 'loss', 'tie'] as const).map((f) =>
-      h('option', { value: f }, f === 'all' ? 'all queries' : `${f}s of B`),
-    ),
+    ...(['all', 'win', 'loss', 'tie'] as const).map((f) => h('option', { value: f }, filterLabels[f])),
   );
   const output = h('div', {});
   const file = h('input', {

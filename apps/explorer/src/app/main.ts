@@ -3,7 +3,13 @@ import { byId, h } from './dom.ts';
 import { mountEvalBrowser } from './eval-view.ts';
 import { showNode } from './node-panel.ts';
 import { buildPicture, planPathText } from './path-graph.ts';
-import { type DrawnPicture, drawPicture, pictureLegend, viaColours } from './path-picture.ts';
+import {
+  type DrawnPicture,
+  drawPicture,
+  pictureLegend,
+  unusedAnchorsList,
+  viaColours,
+} from './path-picture.ts';
 import { resultsColumn } from './results-column.ts';
 
 /** The explorer page: query box and stack picker, ranked columns, the picture, the node panel, eval. */
@@ -98,28 +104,50 @@ function showPicture(stack: string, resultId: string) {
       ),
       h('span', {}, '◆ anchor  ● result (ringed)'),
     ),
+    picture.edges.length === 0
+      ? h('p', { class: 'muted' }, 'Found by its text alone: no path through the graph reached it.')
+      : '',
     h('div', { class: 'picture-body' }, canvas, pictureLegend(picture, openNode)),
+    unusedAnchorsList(picture, openNode),
   );
   drawn = drawPicture(canvas, picture, openNode);
   picturePanel.dataset.drawn = `${stack}:${resultId}`;
   openNode(resultId);
 }
 
+const picturePlaceholder = () =>
+  h('p', { class: 'muted' }, 'The picture of how a result was reached appears here.');
+const nodePlaceholder = () => h('p', { class: 'muted' }, 'Choose a node to see its document and neighbours.');
+
+/** Forgets the previous query's picture and node: nothing of it may stay beside a new answer. */
+function clearDetail() {
+  drawn?.destroy();
+  drawn = undefined;
+  picturePanel.replaceChildren(picturePlaceholder());
+  delete picturePanel.dataset.drawn;
+  nodePanel.replaceChildren(nodePlaceholder());
+}
+
 async function ask(query: string, stacks: readonly string[]) {
   const limit = Number(limitInput.value) || 10;
   status.textContent = `Asking ${stacks.join(', ')}…`;
+  status.classList.remove('error');
   columns.replaceChildren();
   answers.clear();
+  clearDetail();
   const settled = await Promise.allSettled(stacks.map((stack) => runQuery(query, stack, limit)));
+  const failures: string[] = [];
   settled.forEach((outcome, i) => {
     const stack = stacks[i]!;
     if (outcome.status === 'rejected') {
+      const message = String(outcome.reason?.message ?? outcome.reason);
+      failures.push(`${stack}: ${message}`);
       columns.append(
         h(
           'section',
-          { class: 'column' },
+          { class: 'column', 'data-stack': stack },
           h('h2', {}, stack),
-          h('p', { class: 'error' }, String(outcome.reason?.message ?? outcome.reason)),
+          h('p', { class: 'error' }, message),
         ),
       );
       return;
@@ -134,15 +162,15 @@ async function ask(query: string, stacks: readonly string[]) {
       }),
     );
   });
-  status.textContent = `“${query}”: ${stacks.length} stack${stacks.length === 1 ? '' : 's'} asked. Choose a result to see how it was reached.`;
-  // Open the picture of the first top result that a path through the graph reached, if any.
-  const walked = (stack: string) => {
-    const answer = answers.get(stack);
-    const top = answer?.results[0];
-    return !!top && (answer?.explanation?.trajectories[top.id] ?? []).some((t) => t.hops.length > 1);
-  };
-  const first = stacks.find(walked) ?? stacks.find((s) => (answers.get(s)?.results.length ?? 0) > 0);
-  if (first) columns.querySelector<HTMLElement>(`.column[data-stack="${first}"] .result`)?.click();
+  if (failures.length === stacks.length) {
+    status.textContent = `“${query}” failed: ${failures.join('; ')}`;
+    status.classList.add('error');
+    return;
+  }
+  // No result is opened for you: the top one may well be wrong, and the picture would look like an answer.
+  status.textContent = `“${query}”: ${stacks.length} stack${stacks.length === 1 ? '' : 's'} asked${
+    failures.length ? ` (${failures.length} failed)` : ''
+  }. Choose a result to see how it was reached.`;
 }
 
 form.addEventListener('submit', (event) => {

@@ -12,7 +12,8 @@ export const viaColours: Readonly<Record<string, string>> = {
 
 const columnWidth = 230;
 const rowHeight = 96;
-const bandWidth = 170;
+/** Below this zoom the labels are too small to read: the view stays at it, on the result (pan for the rest). */
+export const minReadableZoom = 0.75;
 
 export interface DrawnPicture {
   /** Emphasises the hops of the trajectories of one plan path (undefined: none). */
@@ -41,8 +42,7 @@ export function drawPicture(
           colour: viaColours[n.via] ?? '#495057',
         },
         classes: n.role,
-        // Anchors that no path used sit in a band below (a fractional row), closer together.
-        position: { x: n.column * (Number.isInteger(n.row) ? columnWidth : bandWidth), y: n.row * rowHeight },
+        position: { x: n.column * columnWidth, y: n.row * rowHeight },
       })),
       ...picture.edges.map((e) => ({
         group: 'edges' as const,
@@ -100,11 +100,20 @@ export function drawPicture(
     ],
   });
   cy.on('tap', 'node', (event) => onNode(event.target.id()));
-  cy.fit(undefined, 40);
-  if (cy.zoom() > 1.4) {
-    cy.zoom(1.4);
-    cy.center();
-  }
+  const fit = () => {
+    cy.fit(undefined, 40);
+    if (cy.zoom() > 1.4) {
+      cy.zoom(1.4);
+      cy.center();
+    } else if (cy.zoom() < minReadableZoom) {
+      cy.zoom(minReadableZoom);
+      cy.center(cy.nodes('.result'));
+    }
+  };
+  fit();
+  container.dataset.zoom = cy.zoom().toFixed(2);
+  // What is drawn, for people's tools and the browser test: each edge as stored, source>target:type.
+  container.dataset.edges = picture.edges.map((e) => `${e.source}>${e.target}:${e.edgeType}`).join(' ');
   return {
     highlightPath(path) {
       cy.elements().removeClass('faded');
@@ -114,6 +123,34 @@ export function drawPicture(
     },
     destroy: () => cy.destroy(),
   };
+}
+
+/** The anchors that took no part in the picture, folded away (a closed `<details>`). */
+export function unusedAnchorsList(picture: Picture, onNode: (id: string) => void): HTMLElement | string {
+  const unused = picture.unusedAnchors;
+  if (unused.length === 0) return '';
+  return h(
+    'details',
+    { class: 'unused-anchors' },
+    h(
+      'summary',
+      {},
+      `${unused.length} anchor${unused.length === 1 ? '' : 's'} of the plan took no part in these paths`,
+    ),
+    h(
+      'ul',
+      {},
+      unused.map((a) =>
+        h(
+          'li',
+          {},
+          `“${a.mention}” → `,
+          h('button', { type: 'button', class: 'link', onclick: () => onNode(a.id) }, a.label),
+          ` (${a.type})`,
+        ),
+      ),
+    ),
+  );
 }
 
 /** The picture's nodes as a list beside the canvas: readable without the drawing, and clickable. */
