@@ -1,36 +1,19 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { toyContext, toySkb } from '@weft/core/test';
 import { createStackRegistry } from '@weft/stacks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, requireScope } from './api-keys.ts';
-import { createApp, type ServedStore } from './create-app.ts';
+import { createApp } from './create-app.ts';
+import { memoryStore } from './testing/memory-store.ts';
 
 const readKey = 'r'.repeat(8) + '-read-only-key-0001';
 const fullKey = 'f'.repeat(8) + '-full-access-key-0002';
 const writeKey = 'w'.repeat(8) + '-write-only-key-0003';
 
-function toyStore(): ServedStore {
-  const skb = toySkb();
-  const context = toyContext();
-  return {
-    context,
-    graph: context.graph,
-    manifest: {
-      formatVersion: 1,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      bundle: { path: 'toy', name: skb.schema.name },
-      schema: skb.schema,
-      counts: { nodes: skb.nodes.length, edges: skb.edges.length, nodesByType: {}, edgesByType: {} },
-      graph: { provider: 'memory', path: 'graph' },
-    },
-  };
-}
-
 function app(keys?: ApiKeys) {
   const { app } = createApp({
-    store: toyStore(),
+    store: memoryStore(),
     registry: createStackRegistry(),
     ...(keys ? { apiKeys: keys } : {}),
   });

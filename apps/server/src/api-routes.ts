@@ -63,6 +63,21 @@ export function apiRoutes(s: ApiSchemas) {
     },
   });
 
+  const nodeSearch = createRoute({
+    method: 'get',
+    path: '/nodes',
+    operationId: 'searchNodes',
+    summary: 'Nodes by name or alias (exact matches first, then approximate ones)',
+    request: { query: s.nodeSearchQuery },
+    responses: {
+      200: json(s.nodeSearchResponse, 'the matches, best first'),
+      400: badInput,
+      ...keyed,
+      503: unavailable,
+      504: json(s.error, 'WEFT_TIMEOUT'),
+    },
+  });
+
   const health = createRoute({
     method: 'get',
     path: '/health',
@@ -107,5 +122,5 @@ export function apiRoutes(s: ApiSchemas) {
     },
   });
 
-  return { query, stacks, node, health, ask };
+  return { query, stacks, node, nodeSearch, health, ask };
 }

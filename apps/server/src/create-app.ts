@@ -220,7 +220,7 @@ export function createApp(options: AppOptions): WeftApp {
   if (options.apiKeys) {
     app.use('*', apiKeyAuth(options.apiKeys));
     const read = requireScope('read');
-    for (const path of ['/query', '/ask', '/stacks', '/nodes/*']) app.use(path, read);
+    for (const path of ['/query', '/ask', '/stacks', '/nodes', '/nodes/*']) app.use(path, read);
   }
   // Refused before the body is read (Content-Length) or as soon as a streamed body passes the limit.
   const limitBody = bodyLimit({
@@ -309,6 +309,21 @@ export function createApp(options: AppOptions): WeftApp {
         node: { ...view.node, aliases: view.node.aliases ? [...view.node.aliases] : undefined },
         document: view.document,
         neighbours: view.neighbours.map((g) => ({ ...g, nodes: [...g.nodes] })),
+      },
+      200,
+    );
+  });
+
+  app.openapi(routes.nodeSearch, async (c) => {
+    const { name, limit } = c.req.valid('query');
+    const [matches = []] = await withDeadline(c, tracker, limits.timeoutMs, (abortSignal) =>
+      store.graph.doLookup([name], { limit: limit ?? 10, fuzzy: true, abortSignal }),
+    );
+    return c.json(
+      {
+        matches: matches
+          .slice(0, limit ?? 10)
+          .map((m) => ({ id: m.id, type: m.type, name: m.name, matched: m.matched, score: m.score })),
       },
       200,
     );

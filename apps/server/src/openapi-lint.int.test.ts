@@ -6,11 +6,11 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { toyContext, toySkb } from '@weft/core/test';
 import { createStackRegistry } from '@weft/stacks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys } from './api-keys.ts';
 import { createApp } from './create-app.ts';
+import { memoryStore } from './testing/memory-store.ts';
 
 const redocly = path.join(
   path.dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')),
@@ -18,21 +18,8 @@ const redocly = path.join(
 );
 
 async function openapiDocument(apiKeys?: ApiKeys): Promise<Record<string, unknown>> {
-  const skb = toySkb();
-  const context = toyContext();
   const { app } = createApp({
-    store: {
-      context,
-      graph: context.graph,
-      manifest: {
-        formatVersion: 1,
-        createdAt: '2026-01-01T00:00:00.000Z',
-        bundle: { path: 'toy', name: skb.schema.name },
-        schema: skb.schema,
-        counts: { nodes: skb.nodes.length, edges: skb.edges.length, nodesByType: {}, edgesByType: {} },
-        graph: { provider: 'memory', path: 'graph' },
-      },
-    },
+    store: memoryStore(),
     registry: createStackRegistry(),
     ...(apiKeys ? { apiKeys } : {}),
   });
