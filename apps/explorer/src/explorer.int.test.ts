@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type ServerHandle, startServer } from '@weft/server';
-import { toyStoreDirectory } from '@weft/server/testing';
+import { cannedAnswerModel, toyStoreDirectory } from '@weft/server/testing';
 import { createStackRegistry } from '@weft/stacks';
 import { type OpenedStore, openStore } from '@weft/store';
 import { type Browser, chromium } from 'playwright-core';
@@ -33,7 +33,19 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
   beforeAll(async () => {
     directory = await toyStoreDirectory();
     store = await openStore(directory.db);
-    server = await startServer({ store, registry: createStackRegistry(), port: 0, assets: explorerAssets() });
+    server = await startServer({
+      store,
+      registry: createStackRegistry(),
+      port: 0,
+      assets: explorerAssets(),
+      // POST /ask answers with this canned reply, citing one node of the evidence and one invented id.
+      createOptions: {
+        languageModel: cannedAnswerModel([
+          'The AF-S Nikkor 200-500mm is a telephoto zoom lens ',
+          'made by Nikon [p:nikkor]. It also fits [p:zz-invented].',
+        ]),
+      },
+    });
     shots = await mkdtemp(join(tmpdir(), 'weft-explorer-'));
     browser = await chromium.launch({
       executablePath: chromiumPath,
@@ -111,10 +123,72 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
     expect(png.length).toBeGreaterThan(20_000);
 
     // A node of the picture opens with its document and neighbours.
-    await page.click('.picture-nodes button:text-is("Nikon")');
+    await page.click('.picture-nodes li[data-node="b:nikon"] button');
     await page.waitForSelector('#node h3:text-is("Nikon")');
     expect(await page.textContent('#node')).toMatch(/Japanese maker of cameras and optics/);
     expect(await page.textContent('#node')).toMatch(/←made_by \(3\)/);
+
+    // The question's words are marked in the results and in the node's document.
+    expect(await page.locator('.column[data-stack="bm25"] mark').first().textContent()).toMatch(
+      /zoom|lens|Nikon/i,
+    );
+
+    // Expand a node's neighbours into the canvas, by edge type, with their count.
+    expect(await page.textContent('#node')).toMatch(/←made_by \(3\)\s*\+ draw/);
+    const before = Number(await page.getAttribute('#graph', 'data-nodes'));
+    await page.click('#node button.expand[data-edge="made_by:in"]');
+    await page.waitForSelector('#graph[data-expanded]');
+    expect(Number(await page.getAttribute('#graph', 'data-nodes'))).toBeGreaterThan(before);
+    expect(await page.getAttribute('#graph', 'data-edges')).toContain('p:d850>b:nikon:made_by');
+    // Layout and fit-to-view.
+    await page.selectOption('.toolbar select', 'force');
+    expect(await page.getAttribute('#graph', 'data-layout')).toBe('force');
+    await page.click('#fit');
+    await page.screenshot({ path: join(shots, 'expanded.png') });
+    if (process.env.WEFT_EXPLORER_SCREENSHOT)
+      await page.screenshot({
+        path: process.env.WEFT_EXPLORER_SCREENSHOT.replace(/\.png$/, '-expanded.png'),
+      });
+
+    // The answer panel: POST /ask streamed, citations linked to nodes, invented ids marked.
+    await page.fill('#query', 'Nikon zoom lens');
+    await page.click('#ask-button');
+    await page.waitForSelector('#answer[data-status="answered"]');
+    expect(await page.textContent('#answer')).toMatch(/Cites 1 node of the evidence/);
+    expect(
+      await page.getAttribute(
+        '#answer button[data-cite="zz-invented"], #answer button[data-cite="p:zz-invented"]',
+        'class',
+      ),
+    ).toMatch(/invalid/);
+    await page.click('#answer button[data-cite="p:nikkor"]');
+    await page.waitForSelector('#node h3:text-is("AF-S Nikkor 200-500mm")');
+    if (process.env.WEFT_EXPLORER_SCREENSHOT)
+      await page.screenshot({
+        path: process.env.WEFT_EXPLORER_SCREENSHOT.replace(/\.png$/, '-answer.png'),
+        fullPage: true,
+      });
+
+    // Search a node by name: it opens, on a canvas of its own.
+    await page.fill('#node-name', 'Leica');
+    await page.press('#node-name', 'Enter');
+    await page.click('#node-matches button[data-node]');
+    await page.waitForSelector('#picture[data-drawn^="explore:"]');
+    expect(await page.textContent('#node h3')).toMatch(/Leica/);
+
+    // Back and forward: back to the query before a result was chosen, forward to the result's picture.
+    expect(page.url()).toContain('#q=Nikon+zoom+lens&s=bm25%2Cmor-offline&r=mor-offline%3Ap%3Anikkor');
+    await page.click('#back');
+    await page.waitForSelector('#picture:not([data-drawn])');
+    expect(page.url()).not.toContain('&r=');
+    await page.click('#forward');
+    await page.waitForSelector('#picture[data-drawn="mor-offline:p:nikkor"]');
+    // The address is a link to the view: a new page opens it as it was.
+    const linked = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await linked.goto(page.url());
+    await linked.waitForSelector('#picture[data-drawn="mor-offline:p:nikkor"]');
+    expect(await linked.locator('.column').count()).toBe(2);
+    await linked.close();
 
     // A query that fails leaves nothing of the previous one: no picture, no node, an error status.
     await page.fill('#query', 'x'.repeat(1001));

@@ -1,4 +1,4 @@
-import { type QueryAnswer, health, listStacks, runQuery } from './api-client.ts';
+import { askStream, health, listStacks, type QueryAnswer, runQuery, searchNodes } from './api-client.ts';
 import { byId, h } from './dom.ts';
 import { mountEvalBrowser } from './eval-view.ts';
 import { showNode } from './node-panel.ts';
@@ -6,11 +6,15 @@ import { buildPicture, planPathText } from './path-graph.ts';
 import {
   type DrawnPicture,
   drawPicture,
+  type LayoutName,
+  layouts,
+  type NeighbourGroup,
   pictureLegend,
   unusedAnchorsList,
   viaColours,
 } from './path-picture.ts';
 import { resultsColumn } from './results-column.ts';
+import { citationPieces } from './sse.ts';
 
 /** The explorer page: query box and stack picker, ranked columns, the picture, the node panel, eval. */
 
@@ -23,8 +27,58 @@ const picturePanel = byId('picture');
 const nodePanel = byId('node');
 const status = byId('status');
 
+const answerPanel = byId('answer');
+const backButton = byId<HTMLButtonElement>('back');
+const forwardButton = byId<HTMLButtonElement>('forward');
+
 let drawn: DrawnPicture | undefined;
 const answers = new Map<string, QueryAnswer>();
+/** The question of the columns on screen ('' before the first). */
+let currentQuery = '';
+
+/** What one entry of the explorer's history shows: a query on some stacks, and maybe one result's picture. */
+interface View {
+  readonly query: string;
+  readonly stacks: readonly string[];
+  readonly open?: { readonly stack: string; readonly resultId: string };
+}
+
+/** The view as the address's fragment (#q=…&s=a,b&r=stack:id): a link opens it again. */
+function viewHash(view: View): string {
+  const params = new URLSearchParams({ q: view.query, s: view.stacks.join(',') });
+  if (view.open) params.set('r', `${view.open.stack}:${view.open.resultId}`);
+  return `#${params.toString()}`;
+}
+
+function parseHash(hash: string): View | undefined {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const query = params.get('q');
+  const stacks = params.get('s')?.split(',').filter(Boolean) ?? [];
+  if (!query || stacks.length === 0) return undefined;
+  const r = params.get('r');
+  const cut = r ? r.indexOf(':') : -1;
+  return {
+    query,
+    stacks,
+    ...(r && cut > 0 ? { open: { stack: r.slice(0, cut), resultId: r.slice(cut + 1) } } : {}),
+  };
+}
+
+let historyIndex = 0;
+let historyLength = 0;
+function remember(view: View, replace = false) {
+  if (replace) history.replaceState({ view, index: historyIndex }, '', viewHash(view));
+  else {
+    historyIndex++;
+    historyLength = historyIndex + 1;
+    history.pushState({ view, index: historyIndex }, '', viewHash(view));
+  }
+  updateHistoryButtons();
+}
+function updateHistoryButtons() {
+  backButton.disabled = historyIndex <= 0;
+  forwardButton.disabled = historyIndex >= historyLength - 1;
+}
 
 function selectedStacks(): string[] {
   return [...stackPicker.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')].map(
@@ -33,13 +87,61 @@ function selectedStacks(): string[] {
 }
 
 function openNode(id: string) {
-  void showNode(nodePanel, id);
+  void showNode(nodePanel, id, { query: currentQuery, onExpand: expandNode });
+}
+
+/** Draws a neighbour group of a node into the canvas, starting an exploration canvas when none is drawn. */
+function expandNode(center: { id: string; label: string; type: string }, group: NeighbourGroup) {
+  if (!drawn) startExploration(center);
+  const added = drawn!.expand(center, group);
+  status.textContent = `Drew ${added} new neighbour${added === 1 ? '' : 's'} of ${center.label} over ${group.edgeType}.`;
+}
+
+/** The layout picker and the fit button above a canvas. */
+function toolbar(): HTMLElement {
+  const picker = h(
+    'select',
+    {
+      'aria-label': 'layout',
+      onchange: (event: Event) => drawn?.layout((event.target as HTMLSelectElement).value as LayoutName),
+    },
+    layouts.map((name) => h('option', { value: name }, name === 'paths' ? 'paths (columns)' : name)),
+  );
+  return h(
+    'div',
+    { class: 'toolbar' },
+    h('button', { type: 'button', class: 'ghost', id: 'fit', onclick: () => drawn?.fit() }, 'Fit to view'),
+    h('label', { class: 'muted' }, 'layout ', picker),
+    h('span', { class: 'muted' }, 'Open a node, then “+ draw” beside an edge type to expand it here.'),
+  );
+}
+
+/** A canvas that starts from one node (a node search, or expanding with nothing drawn). */
+function startExploration(node: { id: string; label: string; type: string }) {
+  drawn?.destroy();
+  const canvas = h('div', { id: 'graph', class: 'graph' });
+  picturePanel.replaceChildren(h('h2', {}, `Exploring from ${node.label}`), toolbar(), canvas);
+  picturePanel.dataset.drawn = `explore:${node.id}`;
+  drawn = drawPicture(
+    canvas,
+    {
+      nodes: [
+        { id: node.id, label: node.label, type: node.type, role: 'result', via: 'text', column: 0, row: 0 },
+      ],
+      edges: [],
+      unusedAnchors: [],
+      shown: 0,
+      total: 0,
+    },
+    openNode,
+  );
 }
 
 /** Draws how `resultId` was reached in `stack`'s answer. */
-function showPicture(stack: string, resultId: string) {
+function showPicture(stack: string, resultId: string, record = true) {
   const answer = answers.get(stack);
   if (!answer) return;
+  if (record) remember({ query: answer.query, stacks: [...answers.keys()], open: { stack, resultId } });
   drawn?.destroy();
   const picture = buildPicture(answer, resultId);
   const plan = answer.explanation?.plan ?? null;
@@ -107,7 +209,8 @@ function showPicture(stack: string, resultId: string) {
     picture.edges.length === 0
       ? h('p', { class: 'muted' }, 'Found by its text alone: no path through the graph reached it.')
       : '',
-    h('div', { class: 'picture-body' }, canvas, pictureLegend(picture, openNode)),
+    toolbar(),
+    h('div', { class: 'picture-body' }, canvas, pictureLegend(picture, openNode, answer.query)),
     unusedAnchorsList(picture, openNode),
   );
   drawn = drawPicture(canvas, picture, openNode);
@@ -128,13 +231,19 @@ function clearDetail() {
   nodePanel.replaceChildren(nodePlaceholder());
 }
 
-async function ask(query: string, stacks: readonly string[]) {
+async function ask(query: string, stacks: readonly string[], record = true) {
   const limit = Number(limitInput.value) || 10;
+  currentQuery = query;
+  queryInput.value = query;
+  if (record) remember({ query, stacks });
   status.textContent = `Asking ${stacks.join(', ')}…`;
   status.classList.remove('error');
   columns.replaceChildren();
   answers.clear();
   clearDetail();
+  asking?.abort();
+  answerPanel.hidden = true;
+  answerPanel.replaceChildren();
   const settled = await Promise.allSettled(stacks.map((stack) => runQuery(query, stack, limit)));
   const failures: string[] = [];
   settled.forEach((outcome, i) => {
@@ -183,6 +292,168 @@ form.addEventListener('submit', (event) => {
   void ask(queryInput.value, stacks);
 });
 
+/** Opens a view of the history (back, forward, or a link): its query, and its picture if it had one. */
+async function restore(view: View) {
+  for (const box of stackPicker.querySelectorAll<HTMLInputElement>('input[type=checkbox]'))
+    box.checked = view.stacks.includes(box.value);
+  const sameColumns =
+    view.query === currentQuery &&
+    view.stacks.length === answers.size &&
+    view.stacks.every((s) => answers.has(s));
+  if (!sameColumns) await ask(view.query, view.stacks, false);
+  if (view.open) {
+    const item = columns.querySelector<HTMLElement>(
+      `.column[data-stack="${CSS.escape(view.open.stack)}"] .result[data-id="${CSS.escape(view.open.resultId)}"]`,
+    );
+    for (const chosen of document.querySelectorAll('.result.selected')) chosen.classList.remove('selected');
+    item?.classList.add('selected');
+    showPicture(view.open.stack, view.open.resultId, false);
+  } else clearDetail();
+}
+
+window.addEventListener('popstate', (event) => {
+  const state = event.state as { view?: View; index?: number } | null;
+  const view = state?.view ?? parseHash(location.hash);
+  historyIndex = state?.index ?? 0;
+  updateHistoryButtons();
+  if (view) void restore(view);
+});
+backButton.addEventListener('click', () => history.back());
+forwardButton.addEventListener('click', () => history.forward());
+
+// Node search: a name or alias, exact matches first; a match opens in the node panel.
+const nodeMatches = byId('node-matches');
+byId<HTMLFormElement>('node-search').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const name = byId<HTMLInputElement>('node-name').value.trim();
+  if (!name) return;
+  nodeMatches.hidden = false;
+  nodeMatches.replaceChildren(h('li', { class: 'muted' }, `Looking for “${name}”…`));
+  try {
+    const matches = await searchNodes(name);
+    nodeMatches.replaceChildren(
+      h(
+        'li',
+        { class: 'muted' },
+        matches.length ? `Nodes named like “${name}”:` : `No node is named like “${name}”.`,
+      ),
+      ...matches.map((m) =>
+        h(
+          'li',
+          {},
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'link',
+              'data-node': m.id,
+              onclick: () => {
+                openNode(m.id);
+                if (!drawn?.has(m.id)) startExploration({ id: m.id, label: m.name, type: m.type });
+                else drawn.focus(m.id);
+              },
+            },
+            m.name,
+          ),
+          ` ${m.type}${m.matched !== m.name ? ` (as “${m.matched}”)` : ''}`,
+        ),
+      ),
+    );
+  } catch (error) {
+    nodeMatches.replaceChildren(h('li', { class: 'error' }, (error as Error).message));
+  }
+});
+
+// The answer panel: POST /ask streamed, its citations linked to the nodes of the picture.
+let asking: AbortController | undefined;
+byId('ask-button').addEventListener('click', async () => {
+  const question = queryInput.value.trim();
+  const [stack] = selectedStacks();
+  if (!question || !stack) {
+    status.textContent = 'Type a question and pick a stack for the answer.';
+    return;
+  }
+  asking?.abort();
+  const controller = new AbortController();
+  asking = controller;
+  const text = h('p', { class: 'text' });
+  const verdict = h('p', { class: 'verdict muted' }, `Asking ${stack} for the evidence…`);
+  answerPanel.hidden = false;
+  delete answerPanel.dataset.status;
+  answerPanel.replaceChildren(h('h2', {}, `Answer from ${stack}’s evidence`), text, verdict);
+  let written = '';
+  try {
+    await askStream(
+      question,
+      stack,
+      (event) => {
+        const data = JSON.parse(event.data) as Record<string, unknown>;
+        if (event.event === 'evidence') {
+          const nodes = (data.evidence as { nodes?: unknown[] } | undefined)?.nodes?.length ?? 0;
+          verdict.textContent = `The answer rests on ${nodes} evidence node${nodes === 1 ? '' : 's'}; writing…`;
+        } else if (event.event === 'delta') {
+          written += String(data.text ?? '');
+          text.textContent = written;
+        } else if (event.event === 'done') {
+          const done = data as {
+            status: string;
+            answer: string;
+            citations: { id: string; valid: boolean }[];
+            error?: string;
+            note?: string;
+          };
+          const valid = new Set(done.citations.filter((c) => c.valid).map((c) => c.id));
+          text.replaceChildren(
+            ...citationPieces(done.answer).map((piece) =>
+              'text' in piece
+                ? piece.text
+                : h(
+                    'span',
+                    { class: 'citation' },
+                    '[',
+                    ...piece.ids.flatMap((id, i) => [
+                      i > 0 ? ', ' : '',
+                      h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: `link citation${valid.has(id) ? '' : ' invalid'}`,
+                          'data-cite': id,
+                          title: valid.has(id) ? 'show this node' : 'not in the evidence',
+                          onclick: () => {
+                            drawn?.focus(id);
+                            openNode(id);
+                          },
+                        },
+                        id,
+                      ),
+                    ]),
+                    ']',
+                  ),
+            ),
+          );
+          answerPanel.dataset.status = done.status;
+          verdict.className = `verdict ${done.status === 'answered' ? 'muted' : 'warn'}`;
+          verdict.textContent =
+            done.status === 'answered'
+              ? `Cites ${valid.size} node${valid.size === 1 ? '' : 's'} of the evidence.`
+              : done.status === 'ungrounded'
+                ? 'No grounded answer: the reply cites no node of the evidence.'
+                : done.status === 'no-model'
+                  ? `No model on the server (weft serve --model): evidence only. ${done.note ?? ''}`
+                  : `The answer ${done.status}${done.error ? `: ${done.error}` : ''}.`;
+        }
+      },
+      controller.signal,
+    );
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    answerPanel.dataset.status = 'error';
+    verdict.className = 'verdict error';
+    verdict.textContent = (error as Error).message;
+  }
+});
+
 async function boot() {
   const [{ default: preferred, stacks }, info] = await Promise.all([listStacks(), health()]);
   byId('store').textContent =
@@ -208,6 +479,16 @@ async function boot() {
     );
     window.scrollTo({ top: 0, behavior: 'smooth' });
   });
+  const linked = parseHash(location.hash);
+  history.replaceState(
+    linked ? { view: linked, index: 0 } : { index: 0 },
+    '',
+    location.hash || location.pathname,
+  );
+  historyIndex = 0;
+  historyLength = 1;
+  updateHistoryButtons();
+  if (linked) await restore(linked);
   document.body.dataset.ready = 'true';
 }
 
