@@ -220,7 +220,13 @@ export function drawPicture(
               positions: (node: cytoscape.NodeSingular) => preset.get(node.id()) ?? node.position(),
             }
           : name === 'force'
-            ? { name: 'cose', animate: false, randomize: false }
+            ? {
+                name: 'cose',
+                animate: false,
+                randomize: false,
+                idealEdgeLength: () => 160,
+                nodeRepulsion: () => 60_000,
+              }
             : name === 'tree'
               ? { name: 'breadthfirst', directed: true, spacingFactor: 1.2 }
               : { name };
