@@ -236,10 +236,30 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
       /2 queries: mor-offline wins 1, loses 1, ties 0 against bm25/,
     );
     expect(await page.locator('.eval-table tbody tr').count()).toBe(2);
-    // Running a query from the table asks both stacks live.
+    expect(await page.locator('#eval select[aria-label=show] option').allTextContents()).toEqual([
+      'all queries',
+      'wins of B',
+      'losses of B',
+      'ties',
+    ]);
+    // Running a query from the table asks both stacks live and draws their pictures side by side.
     await page.click('.eval-table tr.win button');
     await page.waitForSelector('.column[data-stack="mor-offline"] .result');
     expect(await page.inputValue('#query')).toBe('Nikon zoom lens');
+    await page.waitForSelector('#picture[data-drawn="compare:bm25|mor-offline"]');
+    await page.waitForSelector('.side-by-side [data-pane="mor-offline"] canvas');
+    expect(await page.locator('.side-by-side .graph canvas').count()).toBeGreaterThan(1);
+    expect(await page.textContent('.side-by-side')).toMatch(
+      /mor-offline: gold “AF-S Nikkor 200-500mm” at rank 1/,
+    );
+    expect(await page.getAttribute('.side-by-side [data-pane="mor-offline"]', 'data-edges')).toContain(
+      'p:nikkor>b:nikon:made_by',
+    );
+    if (process.env.WEFT_EXPLORER_SCREENSHOT)
+      await page.screenshot({
+        path: process.env.WEFT_EXPLORER_SCREENSHOT.replace(/\.png$/, '-eval.png'),
+        fullPage: true,
+      });
     await page.close();
   });
 });

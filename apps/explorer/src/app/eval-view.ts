@@ -16,11 +16,11 @@ const rankText = (rank: number | undefined) => (rank === undefined ? '—' : Str
 /**
  * The eval browser: a records.jsonl of `weft eval --out` read from a file input, two of its stacks
  * compared query by query (B against A: wins, losses, ties by MRR). Choosing a query calls `onQuery`
- * with its text and the two stacks, to run it live.
+ * with its text, the two stacks and its gold answers, to run it live and draw the two pictures side by side.
  */
 export function mountEvalBrowser(
   root: HTMLElement,
-  onQuery: (query: string, stacks: readonly string[]) => void,
+  onQuery: (query: string, stacks: readonly string[], gold: readonly string[]) => void,
 ): void {
   let records: EvalRecord[] = [];
   let filter: 'all' | 'win' | 'loss' | 'tie' = 'all';
@@ -93,7 +93,7 @@ function summary(c: Comparison): HTMLElement {
 function table(
   c: Comparison,
   filter: 'all' | 'win' | 'loss' | 'tie',
-  onQuery: (query: string, stacks: readonly string[]) => void,
+  onQuery: (query: string, stacks: readonly string[], gold: readonly string[]) => void,
 ): HTMLElement {
   const rows = c.queries.filter((q) => filter === 'all' || q.outcome === filter);
   return h(
@@ -128,8 +128,8 @@ function table(
             {},
             h(
               'button',
-              { type: 'button', class: 'link', onclick: () => onQuery(q.query, [c.a, c.b]) },
-              'run',
+              { type: 'button', class: 'link', onclick: () => onQuery(q.query, [c.a, c.b], q.gold) },
+              'run, side by side',
             ),
           ),
         ),

@@ -222,10 +222,44 @@ const picturePlaceholder = () =>
   h('p', { class: 'muted' }, 'The picture of how a result was reached appears here.');
 const nodePlaceholder = () => h('p', { class: 'muted' }, 'Choose a node to see its document and neighbours.');
 
+let second: DrawnPicture | undefined;
+
+/**
+ * The eval browser's view of one query: each stack's picture side by side — of the gold answer where
+ * the stack ranked it, else of its top result — so that a win or a loss shows where the paths differ.
+ */
+function showSideBySide(query: string, stacks: readonly string[], gold: readonly string[]) {
+  clearDetail();
+  const panes = stacks.map((stack) => {
+    const answer = answers.get(stack);
+    const hit = answer?.results.find((r) => gold.includes(r.id));
+    const target = hit ?? answer?.results[0];
+    const canvas = h('div', { class: 'graph', 'data-pane': stack });
+    const heading = !answer
+      ? `${stack}: no answer`
+      : hit
+        ? `${stack}: gold “${hit.name ?? hit.id}” at rank ${hit.rank}`
+        : `${stack}: no gold answer in its top ${answer.results.length}${target ? `; its top result “${target.name ?? target.id}”` : ''}`;
+    return { stack, answer, target, canvas, pane: h('div', { class: 'pane' }, h('h3', {}, heading), canvas) };
+  });
+  picturePanel.replaceChildren(
+    h('h2', {}, `“${query}”: ${stacks.join(' and ')} side by side`),
+    h('div', { class: 'side-by-side' }, ...panes.map((p) => p.pane)),
+  );
+  picturePanel.dataset.drawn = `compare:${stacks.join('|')}`;
+  const drawnPanes = panes.map((p) =>
+    p.answer && p.target ? drawPicture(p.canvas, buildPicture(p.answer, p.target.id), openNode) : undefined,
+  );
+  drawn = drawnPanes[0];
+  second = drawnPanes[1];
+}
+
 /** Forgets the previous query's picture and node: nothing of it may stay beside a new answer. */
 function clearDetail() {
   drawn?.destroy();
   drawn = undefined;
+  second?.destroy();
+  second = undefined;
   picturePanel.replaceChildren(picturePlaceholder());
   delete picturePanel.dataset.drawn;
   nodePanel.replaceChildren(nodePlaceholder());
@@ -469,15 +503,14 @@ async function boot() {
       ),
     ),
   );
-  mountEvalBrowser(byId('eval'), (query, chosen) => {
+  mountEvalBrowser(byId('eval'), async (query, chosen, gold) => {
     queryInput.value = query;
     for (const box of stackPicker.querySelectorAll<HTMLInputElement>('input[type=checkbox]'))
       box.checked = chosen.includes(box.value);
-    void ask(
-      query,
-      chosen.filter((s) => stacks.some((known) => known.name === s)),
-    );
     window.scrollTo({ top: 0, behavior: 'smooth' });
+    const known = chosen.filter((s) => stacks.some((k) => k.name === s));
+    await ask(query, known);
+    if (known.length === 2) showSideBySide(query, known, gold);
   });
   const linked = parseHash(location.hash);
   history.replaceState(
