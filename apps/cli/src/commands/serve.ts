@@ -11,7 +11,7 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
     summary:
       'Serve a store over HTTP (query, stacks, nodes, OpenAPI) with the explorer, a page that draws the paths',
     usage:
-      'weft serve --db <dir> [--port 8080] [--host 127.0.0.1] [--timeout-ms 30000] [--model SPEC] [--json]',
+      'weft serve --db <dir> [--port 8080] [--host 127.0.0.1] [--api-key-file F] [--timeout-ms 30000] [--model SPEC] [--json]',
     details: [
       '--db <dir>        store directory built by weft ingest (required); opened once, read-only',
       '--port P          port to listen on (default 8080; 0 picks a free one)',
@@ -30,7 +30,7 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
       '  POST /query {query, stack?, limit?, explain?, documents?}  the JSON of weft query --json',
       '  POST /ask {question, stack?, limit?, maxEvidenceTokens?}  the answer as server-sent events',
       '    (evidence, delta…, done: citations checked as by weft ask; needs --model, else evidence only)',
-      '  GET /stacks, GET /nodes/{id}, GET /health',
+      '  GET /stacks, GET /nodes/{id}, GET /nodes?name=… (find nodes by name), GET /health',
       'SIGTERM or Ctrl-C stops it gracefully: requests in flight finish, then the store is closed.',
     ],
     examples: [
