@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import { defaultLimits } from '@weft/server/limits';
 
 /** Where a command writes: stdout for results (JSON with --json), stderr for people. */
 export interface CommandIo {
@@ -51,13 +52,43 @@ export function requiredOption(args: ParsedArgs, name: string): string {
   return value;
 }
 
-export function integerOption(args: ParsedArgs, name: string, fallback: number, min = 1): number {
+/**
+ * An integer option within `[min, max]`; anything else (`-1`, `1.5`, `1e9` beyond `max`, `ten`) is a
+ * usage error that names the allowed range.
+ */
+export function integerOption(
+  args: ParsedArgs,
+  name: string,
+  fallback: number,
+  min = 1,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = stringOption(args, name);
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min)
-    throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${raw}"`);
+  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  const range =
+    max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max.toLocaleString('en-US')}`;
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new UsageError(`--${name} must be an integer ${range}, got "${raw}"`);
   return value;
+}
+
+/** The longest query or question the CLI takes: the same limit as the server's (`POST /query`). */
+export const maxQueryChars = defaultLimits.maxQueryChars;
+
+/** Most results `weft query` and `weft ask` return: the same limit as the server's `limit`. */
+export const maxResultLimit = defaultLimits.maxLimit;
+
+/** The one query text of `weft query`/`weft ask`: present, not blank, and within `maxQueryChars`. */
+export function queryText(args: ParsedArgs, what: 'query text' | 'question'): string {
+  if (args.positionals.length !== 1) throw new UsageError(`expected exactly one ${what} (quote it)`);
+  const text = args.positionals[0]!;
+  if (text.trim() === '') throw new UsageError(`the ${what} is empty`);
+  if (text.length > maxQueryChars)
+    throw new UsageError(
+      `the ${what} is ${text.length.toLocaleString('en-US')} characters long; at most ${maxQueryChars.toLocaleString('en-US')} are allowed (as by weft serve)`,
+    );
+  return text;
 }
 
 export function listOption(args: ParsedArgs, name: string): string[] {

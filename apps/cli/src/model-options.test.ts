@@ -1,6 +1,14 @@
+import { MockLanguageModelV4 } from '@weft/core/test';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './command.ts';
-import { hasModel, parseModelOptions, stackCreateOptions } from './model-options.ts';
+import {
+  hasModel,
+  llmStackNames,
+  modelOptionDetails,
+  parseModelOptions,
+  stackCreateOptions,
+  withCallTimeout,
+} from './model-options.ts';
 
 const args = (values: Record<string, string>) => ({ positionals: [], values });
 
@@ -27,6 +35,9 @@ describe('model options', () => {
     [{ 'llm-budget': '-1' }, /--llm-budget must be an integer ≥ 0/],
     [{ record: 'a.jsonl' }, /--record needs a model/],
     [{ model: 'openai:x', record: 'a', replay: 'b' }, /exclude each other/],
+    [{ 'model-timeout': '0' }, /--model-timeout must be an integer from 1 to 600,000, got "0"/],
+    [{ 'model-timeout': '1e9' }, /--model-timeout must be an integer from 1 to 600,000/],
+    [{ 'model-timeout': 'soon' }, /--model-timeout must be an integer/],
   ])('refuses %j as bad usage', (values, message) => {
     expect(() => parseModelOptions(args(values as Record<string, string>), { cwd: '/w', env: {} })).toThrow(
       UsageError,
@@ -50,5 +61,32 @@ describe('model options', () => {
       code: 'WEFT_BAD_INPUT',
       message: expect.stringContaining('ANTHROPIC_API_KEY'),
     });
+  });
+
+  it('--help names every stack and command that uses --model, and --model-timeout', () => {
+    const help = modelOptionDetails.join('\n');
+    for (const stack of [...llmStackNames, 'ask', 'query', 'eval', 'demo', 'serve'])
+      expect(help).toContain(stack);
+    expect(llmStackNames).toEqual(['mor', 'focused', 'hybgrag', 'kar', 'mixrag']);
+    expect(help).not.toContain('(mor, focused)');
+    expect(help).toContain('--model-timeout MS');
+  });
+
+  it('--model-timeout: read in ms, and a call past it ends with a TimeoutError even if the provider never answers', async () => {
+    expect(parseModelOptions(args({ 'model-timeout': '120000' }), { cwd: '/w', env: {} })).toEqual({
+      timeoutMs: 120_000,
+    });
+    // A provider that never settles and ignores the abort signal.
+    const stuck = new MockLanguageModelV4({ doGenerate: () => new Promise(() => {}) });
+    const limited = withCallTimeout(stuck, 1);
+    await expect(limited.doGenerate({ prompt: [] })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(stuck.doGenerateCalls[0]!.abortSignal).toBeInstanceOf(AbortSignal);
+    // An abort from the caller still passes through.
+    const caller = new AbortController();
+    caller.abort(new Error('stopped by the caller'));
+    await expect(limited.doGenerate({ prompt: [], abortSignal: caller.signal })).rejects.toThrow(
+      'stopped by the caller',
+    );
+    expect(limited.modelId).toBe(stuck.modelId);
   });
 });

@@ -21,11 +21,20 @@ export const modelOptions: CommandOptions = {
   'llm-budget': { type: 'string' },
   record: { type: 'string' },
   replay: { type: 'string' },
+  'model-timeout': { type: 'string' },
 };
+
+/** Stacks whose stages ask the language model of `--model` (each also runs offline without one). */
+export const llmStackNames = ['mor', 'focused', 'hybgrag', 'kar', 'mixrag'] as const;
+
+/** Default and largest `--model-timeout`, in milliseconds. */
+export const defaultModelTimeoutMs = 30_000;
+const maxModelTimeoutMs = 600_000;
 
 /** Their `--help` lines. */
 export const modelOptionDetails: readonly string[] = [
-  '--model SPEC      language model of the LLM stacks (mor, focused), default $WEFT_MODEL:',
+  `--model SPEC      language model (default $WEFT_MODEL) of the LLM stacks ${llmStackNames.join(', ')},`,
+  "                  and of weft ask's answer (ask, query, eval, demo, serve take it):",
   `                  ${modelSpecSyntax}`,
   '                  (keys from OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_COMPATIBLE_API_KEY)',
   `--llm-when W      when LLM planners ask the model: ${llmWhenValues.join(', ')} (default: mor unsure,`,
@@ -33,6 +42,9 @@ export const modelOptionDetails: readonly string[] = [
   "--llm-budget N    LLM calls allowed per query (default: the stack's: mor 1, focused 2)",
   '--record FILE     record every model call into a JSONL cassette (needs --model)',
   '--replay FILE     answer every model call from a cassette: no network, no --model needed',
+  `--model-timeout MS  give up on one model call after MS ms (default ${defaultModelTimeoutMs}, at most ${maxModelTimeoutMs});`,
+  '                  the stage then falls back as when the model fails. The LLM stages stop waiting',
+  `                  after ${defaultModelTimeoutMs} ms at most whatever this says; weft ask's answer obeys it in full`,
 ];
 
 /** What the options say, before any model is made. */
@@ -42,6 +54,8 @@ export interface ModelSettings {
   readonly llmBudget?: number;
   readonly record?: string;
   readonly replay?: string;
+  /** Milliseconds one model call may take (`--model-timeout`, default 30 000). */
+  readonly timeoutMs?: number;
 }
 
 /** Reads the options (and `WEFT_MODEL`); bad values are usage errors (exit 2). */
@@ -60,12 +74,17 @@ export function parseModelOptions(
   const replay = stringOption(args, 'replay');
   if (record && replay) throw new UsageError('--record and --replay exclude each other');
   if (record && !spec) throw new UsageError('--record needs a model to record (--model or WEFT_MODEL)');
+  const timeout =
+    stringOption(args, 'model-timeout') === undefined
+      ? undefined
+      : integerOption(args, 'model-timeout', defaultModelTimeoutMs, 1, maxModelTimeoutMs);
   return {
     ...(spec ? { spec } : {}),
     ...(when ? { llmWhen: when } : {}),
     ...(budget === undefined ? {} : { llmBudget: budget }),
     ...(record ? { record: path.resolve(options.cwd, record) } : {}),
     ...(replay ? { replay: path.resolve(options.cwd, replay) } : {}),
+    ...(timeout === undefined ? {} : { timeoutMs: timeout }),
   };
 }
 
@@ -86,7 +105,10 @@ export async function stackCreateOptions(
   let languageModel: RetrievalContext['languageModel'];
   if (settings.replay) languageModel = cassetteModel({ cassette: settings.replay, mode: 'replay' });
   else if (settings.spec) {
-    const model = await createLanguageModel(settings.spec, options.env ? { env: options.env } : {});
+    const model = withCallTimeout(
+      await createLanguageModel(settings.spec, options.env ? { env: options.env } : {}),
+      settings.timeoutMs ?? defaultModelTimeoutMs,
+    );
     languageModel = settings.record
       ? cassetteModel({ model, cassette: settings.record, mode: 'record' })
       : model;
@@ -95,5 +117,46 @@ export async function stackCreateOptions(
     ...(languageModel ? { languageModel } : {}),
     ...(settings.llmBudget === undefined ? {} : { llmBudget: settings.llmBudget }),
     ...(settings.llmWhen ? { llmWhen: settings.llmWhen } : {}),
+  };
+}
+
+type LanguageModel = NonNullable<RetrievalContext['languageModel']>;
+
+/**
+ * The model with a time limit on every call (`--model-timeout`): the call's abort signal also fires
+ * after `timeoutMs` (a `TimeoutError`, which the trace records as outcome `timeout`), and a provider
+ * that ignores the signal is not waited for. A stream (weft ask's answer) gets the limit as a whole.
+ */
+export function withCallTimeout(model: LanguageModel, timeoutMs: number): LanguageModel {
+  const limited = (signal: AbortSignal | undefined) => {
+    const timer = AbortSignal.timeout(timeoutMs);
+    return signal ? AbortSignal.any([signal, timer]) : timer;
+  };
+  const settleBy = <T>(pending: PromiseLike<T>, signal: AbortSignal): Promise<T> => {
+    const call = Promise.resolve(pending);
+    call.catch(() => {});
+    return Promise.race([
+      call,
+      new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }),
+    ]);
+  };
+  return {
+    specificationVersion: model.specificationVersion,
+    provider: model.provider,
+    modelId: model.modelId,
+    get supportedUrls() {
+      return model.supportedUrls;
+    },
+    doGenerate(callOptions) {
+      const abortSignal = limited(callOptions.abortSignal);
+      return settleBy(model.doGenerate({ ...callOptions, abortSignal }), abortSignal);
+    },
+    doStream(callOptions) {
+      const abortSignal = limited(callOptions.abortSignal);
+      return settleBy(model.doStream({ ...callOptions, abortSignal }), abortSignal);
+    },
   };
 }

@@ -35,7 +35,7 @@ export async function runCli(
   }
   try {
     const parsed = parseArgs({
-      args: [...rest],
+      args: joinNegativeValues(rest, command),
       options: {
         ...command.options,
         json: { type: 'boolean' },
@@ -55,6 +55,24 @@ export async function runCli(
     if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return code;
   }
+}
+
+/**
+ * `--limit -1` reads as `--limit=-1`: a value that looks like a negative number belongs to the string
+ * option before it (parseArgs would call it ambiguous), so that the option's own check explains the range.
+ */
+function joinNegativeValues(args: readonly string[], command: Command): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    const option = arg.startsWith('--') ? command.options[arg.slice(2)] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-\d|^-\.\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 function isArgError(error: unknown): boolean {

@@ -19,6 +19,19 @@ describe('explorerAssets', () => {
     expect(cytoscape?.body).toMatch(/export\s*\{/);
   });
 
+  it("serves @weft/eval's metric rounding, which the page's import map names, as JavaScript", async () => {
+    const rounding = await text('/vendor/format-percent.js');
+    expect(rounding?.type).toBe('text/javascript; charset=utf-8');
+    expect(rounding?.body).toContain('export function formatPercent(');
+    expect(rounding?.body).not.toMatch(/value: number/);
+    expect((await text('/'))?.body).toContain('"@weft/eval/format-percent": "/vendor/format-percent.js"');
+    // The page module imports it by that name, and the rounding is the one weft eval uses.
+    expect((await text('/app/eval-view.ts'))?.body).toContain("from '@weft/eval/format-percent'");
+    const url = `data:text/javascript,${encodeURIComponent(rounding!.body)}`;
+    const { formatPercent } = (await import(url)) as typeof import('@weft/eval/format-percent');
+    expect(formatPercent(59.947)).toBe('59.9');
+  });
+
   it('serves the page modules as JavaScript, types stripped and .ts imports kept', async () => {
     const module = await text('/app/path-graph.ts');
     expect(module?.type).toBe('text/javascript; charset=utf-8');

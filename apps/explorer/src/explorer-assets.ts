@@ -26,7 +26,8 @@ const safeName = /^[a-z0-9][a-z0-9-]*\.[a-z]+$/;
  * The explorer's files by URL path, for `weft serve`: `/` (the page), its stylesheet, `/app/*.ts`
  * (the page's modules: TypeScript sources with their types stripped, as Node runs the rest of the
  * repository — no build step, so a checkout serves what it holds), and `/vendor/cytoscape.mjs`
- * (Cytoscape.js's ES module from its npm package). Files are read once and kept.
+ * (Cytoscape.js's ES module from its npm package) and `/vendor/format-percent.js` (the metric rounding of
+ * `@weft/eval`, so that the eval browser rounds as `weft eval` does). Files are read once and kept.
  */
 export function explorerAssets(): (urlPath: string) => Promise<ExplorerAsset | undefined> {
   const cache = new Map<string, Promise<ExplorerAsset | undefined>>();
@@ -34,6 +35,15 @@ export function explorerAssets(): (urlPath: string) => Promise<ExplorerAsset | u
     if (urlPath === '/vendor/cytoscape.mjs') {
       const file = fileURLToPath(import.meta.resolve('cytoscape/dist/cytoscape.esm.min.mjs'));
       return { body: await readFile(file, 'utf8'), contentType: javascript };
+    }
+    if (urlPath === '/vendor/format-percent.js') {
+      // The one rounding of metrics, shared with weft eval: @weft/eval's dependency-free source.
+      const file = fileURLToPath(import.meta.resolve('@weft/eval/format-percent'));
+      const source = await readFile(file, 'utf8');
+      return {
+        body: file.endsWith('.ts') ? stripTypeScriptTypes(source) : source,
+        contentType: javascript,
+      };
     }
     const page = urlPath === '/' ? 'index.html' : urlPath.slice(1);
     if (safeName.test(page)) {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type ServerHandle, startServer } from '@weft/server';
-import { toyStoreDirectory } from '@weft/server/testing';
+import { cannedAnswerModel, toyStoreDirectory } from '@weft/server/testing';
 import { createStackRegistry } from '@weft/stacks';
 import { type OpenedStore, openStore } from '@weft/store';
 import { type Browser, chromium } from 'playwright-core';
@@ -33,7 +33,19 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
   beforeAll(async () => {
     directory = await toyStoreDirectory();
     store = await openStore(directory.db);
-    server = await startServer({ store, registry: createStackRegistry(), port: 0, assets: explorerAssets() });
+    server = await startServer({
+      store,
+      registry: createStackRegistry(),
+      port: 0,
+      assets: explorerAssets(),
+      // POST /ask answers with this canned reply, citing one node of the evidence and one invented id.
+      createOptions: {
+        languageModel: cannedAnswerModel([
+          'The AF-S Nikkor 200-500mm is a telephoto zoom lens ',
+          'made by Nikon [p:nikkor]. It also fits [p:zz-invented].',
+        ]),
+      },
+    });
     shots = await mkdtemp(join(tmpdir(), 'weft-explorer-'));
     browser = await chromium.launch({
       executablePath: chromiumPath,
@@ -74,12 +86,18 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
     await page.waitForSelector('.column[data-stack="mor-offline"] .result');
     expect(await page.locator('.column').count()).toBe(2);
     expect(await page.textContent('.column[data-stack="bm25"]')).toMatch(/Telephoto zoom lens/);
+    // No result is opened for you: the top one may be wrong.
+    expect(await page.getAttribute('#picture', 'data-drawn')).toBeNull();
+    expect(await page.textContent('#status')).toMatch(/Choose a result to see how it was reached/);
 
     // Open the picture of mor-offline's top result: reached from the anchor "Nikon" over made_by.
     await page.click('.column[data-stack="mor-offline"] .result >> nth=0');
     await page.waitForSelector('#picture[data-drawn^="mor-offline:"]');
     await page.waitForSelector('#graph canvas');
     await page.waitForTimeout(300);
+    // Arrows as the edges are stored: product —made_by→ brand, although the walk went brand → product.
+    expect(await page.getAttribute('#graph', 'data-edges')).toContain('p:nikkor>b:nikon:made_by');
+    expect(Number(await page.getAttribute('#graph', 'data-zoom'))).toBeGreaterThanOrEqual(0.75);
     const legend = await page.locator('.picture-nodes').textContent();
     expect(legend).toMatch(/Nikon\s+brand · anchor “Nikon”/);
     expect(legend).toMatch(/AF-S Nikkor 200-500mm\s+product · result/);
@@ -105,11 +123,82 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
     expect(png.length).toBeGreaterThan(20_000);
 
     // A node of the picture opens with its document and neighbours.
-    await page.click('.picture-nodes button:text-is("Nikon")');
+    await page.click('.picture-nodes li[data-node="b:nikon"] button');
     await page.waitForSelector('#node h3:text-is("Nikon")');
     expect(await page.textContent('#node')).toMatch(/Japanese maker of cameras and optics/);
     expect(await page.textContent('#node')).toMatch(/←made_by \(3\)/);
-    expect(errors).toEqual([]);
+
+    // The question's words are marked in the results and in the node's document.
+    expect(await page.locator('.column[data-stack="bm25"] mark').first().textContent()).toMatch(
+      /zoom|lens|Nikon/i,
+    );
+
+    // Expand a node's neighbours into the canvas, by edge type, with their count.
+    expect(await page.textContent('#node')).toMatch(/←made_by \(3\)\s*\+ draw/);
+    const before = Number(await page.getAttribute('#graph', 'data-nodes'));
+    await page.click('#node button.expand[data-edge="made_by:in"]');
+    await page.waitForSelector('#graph[data-expanded]');
+    expect(Number(await page.getAttribute('#graph', 'data-nodes'))).toBeGreaterThan(before);
+    expect(await page.getAttribute('#graph', 'data-edges')).toContain('p:d850>b:nikon:made_by');
+    // Layout and fit-to-view.
+    await page.selectOption('.toolbar select', 'force');
+    expect(await page.getAttribute('#graph', 'data-layout')).toBe('force');
+    await page.click('#fit');
+    await page.screenshot({ path: join(shots, 'expanded.png') });
+    if (process.env.WEFT_EXPLORER_SCREENSHOT)
+      await page.screenshot({
+        path: process.env.WEFT_EXPLORER_SCREENSHOT.replace(/\.png$/, '-expanded.png'),
+      });
+
+    // The answer panel: POST /ask streamed, citations linked to nodes, invented ids marked.
+    await page.fill('#query', 'Nikon zoom lens');
+    await page.click('#ask-button');
+    await page.waitForSelector('#answer[data-status="answered"]');
+    expect(await page.textContent('#answer')).toMatch(/Cites 1 node of the evidence/);
+    expect(
+      await page.getAttribute(
+        '#answer button[data-cite="zz-invented"], #answer button[data-cite="p:zz-invented"]',
+        'class',
+      ),
+    ).toMatch(/invalid/);
+    await page.click('#answer button[data-cite="p:nikkor"]');
+    await page.waitForSelector('#node h3:text-is("AF-S Nikkor 200-500mm")');
+    if (process.env.WEFT_EXPLORER_SCREENSHOT)
+      await page.screenshot({
+        path: process.env.WEFT_EXPLORER_SCREENSHOT.replace(/\.png$/, '-answer.png'),
+        fullPage: true,
+      });
+
+    // Search a node by name: it opens, on a canvas of its own.
+    await page.fill('#node-name', 'Leica');
+    await page.press('#node-name', 'Enter');
+    await page.click('#node-matches button[data-node]');
+    await page.waitForSelector('#picture[data-drawn^="explore:"]');
+    expect(await page.textContent('#node h3')).toMatch(/Leica/);
+
+    // Back and forward: back to the query before a result was chosen, forward to the result's picture.
+    expect(page.url()).toContain('#q=Nikon+zoom+lens&s=bm25%2Cmor-offline&r=mor-offline%3Ap%3Anikkor');
+    await page.click('#back');
+    await page.waitForSelector('#picture:not([data-drawn])');
+    expect(page.url()).not.toContain('&r=');
+    await page.click('#forward');
+    await page.waitForSelector('#picture[data-drawn="mor-offline:p:nikkor"]');
+    // The address is a link to the view: a new page opens it as it was.
+    const linked = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await linked.goto(page.url());
+    await linked.waitForSelector('#picture[data-drawn="mor-offline:p:nikkor"]');
+    expect(await linked.locator('.column').count()).toBe(2);
+    await linked.close();
+
+    // A query that fails leaves nothing of the previous one: no picture, no node, an error status.
+    await page.fill('#query', 'x'.repeat(1001));
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#status.error');
+    expect(await page.textContent('#status')).toMatch(/failed: .*longer than 1000 characters/);
+    expect(await page.getAttribute('#picture', 'data-drawn')).toBeNull();
+    expect(await page.locator('#graph').count()).toBe(0);
+    expect(await page.textContent('#node')).toMatch(/Choose a node/);
+    expect(errors.filter((e) => !/400 \(Bad Request\)/.test(e))).toEqual([]);
     await page.close();
   });
 
@@ -147,10 +236,30 @@ describe.skipIf(!haveChromium)('the explorer in headless Chromium', () => {
       /2 queries: mor-offline wins 1, loses 1, ties 0 against bm25/,
     );
     expect(await page.locator('.eval-table tbody tr').count()).toBe(2);
-    // Running a query from the table asks both stacks live.
+    expect(await page.locator('#eval select[aria-label=show] option').allTextContents()).toEqual([
+      'all queries',
+      'wins of B',
+      'losses of B',
+      'ties',
+    ]);
+    // Running a query from the table asks both stacks live and draws their pictures side by side.
     await page.click('.eval-table tr.win button');
     await page.waitForSelector('.column[data-stack="mor-offline"] .result');
     expect(await page.inputValue('#query')).toBe('Nikon zoom lens');
+    await page.waitForSelector('#picture[data-drawn="compare:bm25|mor-offline"]');
+    await page.waitForSelector('.side-by-side [data-pane="mor-offline"] canvas');
+    expect(await page.locator('.side-by-side .graph canvas').count()).toBeGreaterThan(1);
+    expect(await page.textContent('.side-by-side')).toMatch(
+      /mor-offline: gold “AF-S Nikkor 200-500mm” at rank 1/,
+    );
+    expect(await page.getAttribute('.side-by-side [data-pane="mor-offline"]', 'data-edges')).toContain(
+      'p:nikkor>b:nikon:made_by',
+    );
+    if (process.env.WEFT_EXPLORER_SCREENSHOT)
+      await page.screenshot({
+        path: process.env.WEFT_EXPLORER_SCREENSHOT.replace(/\.png$/, '-eval.png'),
+        fullPage: true,
+      });
     await page.close();
   });
 });

@@ -8,6 +8,8 @@ export type ApiErrorCode =
   | 'WEFT_QUERY_TOO_LONG'
   | 'WEFT_LIMIT_OUT_OF_RANGE'
   | 'WEFT_NOT_FOUND'
+  | 'WEFT_UNAUTHORIZED'
+  | 'WEFT_FORBIDDEN'
   | 'WEFT_TIMEOUT'
   | 'WEFT_ABORTED'
   | 'WEFT_UNAVAILABLE'
@@ -20,7 +22,7 @@ export interface ApiErrorBody {
 
 /** An error that becomes a JSON response with `status`; anything else thrown becomes a 500. */
 export class ApiError extends Error {
-  readonly status: 400 | 404 | 413 | 415 | 499 | 500 | 503 | 504;
+  readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 499 | 500 | 503 | 504;
   readonly code: ApiErrorCode;
   readonly details: unknown;
 

@@ -132,6 +132,35 @@ export function apiSchemas(limits: ServerLimits) {
     })
     .openapi('Node');
 
+  const nodeSearchQuery = z.object({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(limits.maxQueryChars)
+      .openapi({ description: 'a name or alias, matched exactly, then approximately', example: 'Nikon' }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(limits.maxNeighboursPerGroup)
+      .optional()
+      .openapi({ description: `matches (default 10, at most ${limits.maxNeighboursPerGroup})` }),
+  });
+  const nodeSearchResponse = z
+    .object({
+      matches: z.array(
+        z.object({
+          id: z.string(),
+          type: z.string(),
+          name: z.string(),
+          matched: z.string().openapi({ description: 'the name or alias that matched' }),
+          score: z.number().openapi({ description: '1 = the exact name' }),
+        }),
+      ),
+    })
+    .openapi('NodeMatches');
+
   const healthResponse = z
     .object({
       status: z.enum(['ok', 'draining']),
@@ -167,14 +196,9 @@ export function apiSchemas(limits: ServerLimits) {
         .string()
         .optional()
         .openapi({ description: 'the stack that gathers the evidence (default: the default stack)' }),
-      limit: z
-        .int()
-        .min(1)
-        .max(limits.maxLimit)
-        .optional()
-        .openapi({
-          description: 'nodes retrieved (default 20); the best ten and their paths are the evidence',
-        }),
+      limit: z.int().min(1).max(limits.maxLimit).optional().openapi({
+        description: 'nodes retrieved (default 20); the best ten and their paths are the evidence',
+      }),
       maxEvidenceTokens: z
         .int()
         .min(50)
@@ -199,6 +223,8 @@ export function apiSchemas(limits: ServerLimits) {
     nodeParams,
     nodeQuery,
     nodeResponse,
+    nodeSearchQuery,
+    nodeSearchResponse,
     healthResponse,
     askRequest,
     askEvents,

@@ -17,6 +17,7 @@ import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { ApiError } from './api-error.ts';
+import { type ApiKeys, apiKeyAuth, requireScope } from './api-keys.ts';
 import { apiRoutes } from './api-routes.ts';
 import { apiSchemas } from './api-schemas.ts';
 import type { AssetSource } from './asset-source.ts';
@@ -40,6 +41,12 @@ export interface AppOptions {
   readonly assets?: AssetSource;
   /** Shared with the listener so that a shutdown can drain; a fresh one by default. */
   readonly tracker?: RequestTracker;
+  /**
+   * API keys (`weft serve --api-key-file`): every request but `GET /health` then needs
+   * `Authorization: Bearer <key>` (401 without), and the API routes the key's `read` scope (403).
+   * Without keys the server is open.
+   */
+  readonly apiKeys?: ApiKeys;
 }
 
 export interface WeftApp {
@@ -210,6 +217,11 @@ export function createApp(options: AppOptions): WeftApp {
     else if (status < 500) tracker.count('rejected');
     else tracker.count('failed');
   });
+  if (options.apiKeys) {
+    app.use('*', apiKeyAuth(options.apiKeys));
+    const read = requireScope('read');
+    for (const path of ['/query', '/ask', '/stacks', '/nodes', '/nodes/*']) app.use(path, read);
+  }
   // Refused before the body is read (Content-Length) or as soon as a streamed body passes the limit.
   const limitBody = bodyLimit({
     maxSize: limits.maxBodyBytes,
@@ -302,6 +314,21 @@ export function createApp(options: AppOptions): WeftApp {
     );
   });
 
+  app.openapi(routes.nodeSearch, async (c) => {
+    const { name, limit } = c.req.valid('query');
+    const [matches = []] = await withDeadline(c, tracker, limits.timeoutMs, (abortSignal) =>
+      store.graph.doLookup([name], { limit: limit ?? 10, fuzzy: true, abortSignal }),
+    );
+    return c.json(
+      {
+        matches: matches
+          .slice(0, limit ?? 10)
+          .map((m) => ({ id: m.id, type: m.type, name: m.name, matched: m.matched, score: m.score })),
+      },
+      200,
+    );
+  });
+
   app.openapi(routes.health, (c) => {
     const memory = process.memoryUsage();
     const body = {
@@ -385,15 +412,25 @@ export function createApp(options: AppOptions): WeftApp {
     });
   });
 
-  app.doc31('/openapi.json', {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API key of the server (weft serve --api-key-file), sent as Authorization: Bearer <key>. Only servers started with keys ask for one.',
+  });
+  app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
     info: {
       title: 'Weft',
       version: '0.1.0',
       description:
         'Hybrid structural and textual retrieval over one store: rank nodes with a named stack, see the plan and the paths, browse nodes.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-  });
+    servers: [{ url: new URL(c.req.url).origin, description: 'this server' }],
+    // With keys every operation but GET /health needs one; without, a key is optional ({}: none needed).
+    security: (options.apiKeys ? [{ apiKey: [] }] : [{}, { apiKey: [] }]) as Record<string, string[]>[],
+  }));
 
   if (options.assets) {
     const assets = options.assets;

@@ -1,5 +1,15 @@
 export { type ApiErrorBody, type ApiErrorCode, ApiError } from './api-error.ts';
 export { type ApiSchemas, apiSchemas } from './api-schemas.ts';
+export {
+  type ApiScope,
+  ApiKeys,
+  apiKeyAuth,
+  apiKeyFileVariable,
+  apiScopes,
+  minApiKeyLength,
+  requestScopes,
+  requireScope,
+} from './api-keys.ts';
 export type { Asset, AssetSource } from './asset-source.ts';
 export { type AppOptions, createApp, type ServedStore, type WeftApp } from './create-app.ts';
 export { type NeighbourGroup, type NodeView, nodeView } from './node-view.ts';

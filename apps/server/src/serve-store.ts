@@ -1,5 +1,6 @@
 import { createStackRegistry, type StackCreateOptions, type StackRegistry } from '@weft/stacks';
 import { type OpenedStore, type OpenStoreOptions, openStore } from '@weft/store';
+import type { ApiKeys } from './api-keys.ts';
 import type { AssetSource } from './asset-source.ts';
 import type { ServerLimits } from './server-limits.ts';
 import { type ServerHandle, startServer } from './start-server.ts';
@@ -17,6 +18,8 @@ export interface ServeStoreOptions {
   readonly createOptions?: StackCreateOptions;
   readonly limits?: Partial<ServerLimits>;
   readonly assets?: AssetSource;
+  /** API keys every request but `GET /health` must present (see `AppOptions.apiKeys`). */
+  readonly apiKeys?: ApiKeys;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function serveStore(options: ServeStoreOptions): Promise<ServerHand
       ...(options.createOptions ? { createOptions: options.createOptions } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.assets ? { assets: options.assets } : {}),
+      ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
       ...(options.host ? { host: options.host } : {}),
       ...(options.port !== undefined ? { port: options.port } : {}),
     });

@@ -244,7 +244,14 @@ describe('weft serve API on a real store', () => {
       };
     };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/ask', '/health', '/nodes/{id}', '/query', '/stacks']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/ask',
+      '/health',
+      '/nodes',
+      '/nodes/{id}',
+      '/query',
+      '/stacks',
+    ]);
     const request = doc.components.schemas.QueryRequest!;
     expect(request.required).toEqual(['query']);
     expect(request.properties.query!.maxLength).toBe(1000);

@@ -196,4 +196,22 @@ describe('streamGroundedAnswer', () => {
     expect(done.status).toBe('failed');
     expect(done.error).toContain('provider down');
   });
+
+  it('a reply that cites no node of the evidence (garbage, invented ids, nothing) is ungrounded, not answered', async () => {
+    for (const deltas of [
+      ['asdf qwerty zxcv ', 'lorem ipsum dolor sit amet'],
+      ['The Nikon D850 suits wildlife [p:zz-invented].'],
+      [''],
+    ]) {
+      const answer = await streamGroundedAnswer({
+        question: 'Nikon gear for wildlife',
+        retriever,
+        graph: context.graph,
+        model: streamingModel(deltas),
+      });
+      const done = await answer.finished();
+      expect(done.status, deltas.join('')).toBe('ungrounded');
+      expect(done.citations.filter((c) => c.valid)).toEqual([]);
+    }
+  });
 });

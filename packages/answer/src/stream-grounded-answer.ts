@@ -24,8 +24,13 @@ export interface StreamGroundedAnswerOptions {
 /** The finished answer with its checked citations. */
 export interface GroundedAnswer extends CitationCheck {
   readonly text: string;
-  /** `'no-model'`: nothing was asked; `'aborted'`: the signal fired mid-answer (`text` is what came). */
-  readonly status: 'answered' | 'no-model' | 'aborted' | 'failed';
+  /**
+   * `'answered'`: the reply cites at least one node of the evidence; `'ungrounded'`: the model replied
+   * but cites no node of the evidence (garbage, an empty reply, invented ids only, or a reply that the
+   * evidence does not answer) — no answer to rely on; `'no-model'`: nothing was asked; `'aborted'`:
+   * the signal fired mid-answer (`text` is what came); `'failed'`: the model call failed (`error`).
+   */
+  readonly status: 'answered' | 'ungrounded' | 'no-model' | 'aborted' | 'failed';
   /** Why the model failed, when it did. */
   readonly error?: string;
   readonly usage?: { readonly inputTokens?: number; readonly outputTokens?: number };
@@ -126,7 +131,14 @@ export async function streamGroundedAnswer(
       await ended;
       const usage =
         aborted || failure ? undefined : await Promise.resolve(result.usage).catch(() => undefined);
-      const status = aborted ? 'aborted' : failure ? 'failed' : 'answered';
+      const check = checkCitations(text, evidence.ids);
+      const status = aborted
+        ? 'aborted'
+        : failure
+          ? 'failed'
+          : check.citations.some((c) => c.valid)
+            ? 'answered'
+            : 'ungrounded';
       return {
         text,
         status,
@@ -134,7 +146,7 @@ export async function streamGroundedAnswer(
           ? { error: failure instanceof Error ? failure.message : String(failure) }
           : {}),
         ...(usage ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } } : {}),
-        ...checkCitations(text, evidence.ids),
+        ...check,
       };
     },
   };

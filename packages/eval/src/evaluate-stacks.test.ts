@@ -219,8 +219,8 @@ describe('compareStacks and reports', () => {
       'llmCallsMax',
       'tokensPerQuery',
     ]);
-    expect(summary.stacks[0]!.hit1).toBe(33.33);
-    expect(summary.stacks[1]!.hit1).toBe(66.67);
+    expect(summary.stacks[0]!.hit1).toBe(33.3);
+    expect(summary.stacks[1]!.hit1).toBe(66.7);
     const markdown = evaluationMarkdown(summary);
     expect(markdown).toContain('| bm25 | 33.3 |');
     expect(markdown).toContain('| 0.00 (0, 0) |');

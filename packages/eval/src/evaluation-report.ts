@@ -1,6 +1,8 @@
 import { defaultLinkingMinConfidence } from './anchor-linking.ts';
 import type { StackComparison } from './compare-stacks.ts';
 import type { Evaluation } from './evaluate-stacks.ts';
+import { formatPercent, roundPercent } from './format-percent.ts';
+import { minDifferingQueries } from './paired-bootstrap.ts';
 
 /** Linking figures of one stack (`LinkingSummary`, rounded): shares in percent. */
 export interface LinkingFigures {
@@ -15,7 +17,10 @@ export interface LinkingFigures {
   readonly precision: number;
 }
 
-/** The machine-readable summary (`weft eval --json`): metrics in percent, latency in milliseconds. */
+/**
+ * The machine-readable summary (`weft eval --json`): metrics in percent rounded once to one decimal
+ * (`roundPercent`, as every table and the explorer show them), latency in milliseconds.
+ */
 export interface EvaluationSummary {
   readonly set: string;
   readonly split: string;
@@ -81,10 +86,10 @@ export function evaluationSummary(
     ...(labels.oracle ? { oracle: labels.oracle } : {}),
     stacks: evaluation.stacks.map((stack) => ({
       stack: stack.stack,
-      hit1: round(stack.metrics.hit1),
-      hit5: round(stack.metrics.hit5),
-      recall20: round(stack.metrics.recall20),
-      mrr: round(stack.metrics.mrr),
+      hit1: roundPercent(stack.metrics.hit1),
+      hit5: roundPercent(stack.metrics.hit5),
+      recall20: roundPercent(stack.metrics.recall20),
+      mrr: roundPercent(stack.metrics.mrr),
       latencyMs: { p50: round(stack.latencyMs.p50, 1), p95: round(stack.latencyMs.p95, 1) },
       llmCallsPerQuery: round(stack.llmCallsPerQuery, 3),
       llmCallsMedian: median(stack.records.map((r) => r.llmCalls)),
@@ -109,15 +114,15 @@ export function evaluationSummary(
       baseline: comparison.baseline,
       stack: comparison.stack,
       hit1: {
-        diff: round(comparison.hit1.mean),
-        low: round(comparison.hit1.low),
-        high: round(comparison.hit1.high),
+        diff: roundPercent(comparison.hit1.mean),
+        low: roundPercent(comparison.hit1.low),
+        high: roundPercent(comparison.hit1.high),
         significant: comparison.hit1.significant,
       },
       mrr: {
-        diff: round(comparison.mrr.mean),
-        low: round(comparison.mrr.low),
-        high: round(comparison.mrr.high),
+        diff: roundPercent(comparison.mrr.mean),
+        low: roundPercent(comparison.mrr.low),
+        high: roundPercent(comparison.mrr.high),
         significant: comparison.mrr.significant,
       },
     })),
@@ -131,7 +136,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${formatPercent(value)}`;
 
 /** The summary as a Markdown table for people, with the paired comparisons below it. */
 export function evaluationMarkdown(summary: EvaluationSummary): string {
@@ -142,7 +147,7 @@ export function evaluationMarkdown(summary: EvaluationSummary): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...summary.stacks.map(
       (s) =>
-        `| ${s.stack} | ${s.hit1.toFixed(1)} | ${s.hit5.toFixed(1)} | ${s.recall20.toFixed(1)} | ${s.mrr.toFixed(1)} | ${s.latencyMs.p50.toFixed(1)} | ${s.latencyMs.p95.toFixed(1)} | ${s.llmCallsPerQuery.toFixed(2)} (${s.llmCallsMedian}, ${s.llmCallsMax}) | ${s.tokensPerQuery.input.toFixed(0)} + ${s.tokensPerQuery.output.toFixed(0)} |`,
+        `| ${s.stack} | ${formatPercent(s.hit1)} | ${formatPercent(s.hit5)} | ${formatPercent(s.recall20)} | ${formatPercent(s.mrr)} | ${s.latencyMs.p50.toFixed(1)} | ${s.latencyMs.p95.toFixed(1)} | ${s.llmCallsPerQuery.toFixed(2)} (${s.llmCallsMedian}, ${s.llmCallsMax}) | ${s.tokensPerQuery.input.toFixed(0)} + ${s.tokensPerQuery.output.toFixed(0)} |`,
     ),
   ];
   const linked = summary.stacks.filter((s) => s.linking);
@@ -162,7 +167,7 @@ export function evaluationMarkdown(summary: EvaluationSummary): string {
   if (summary.comparisons.length > 0) {
     lines.push(
       '',
-      'Paired differences (points, 95% bootstrap CI; * = beyond noise):',
+      `Paired differences (points, 95% bootstrap CI; * = beyond noise: the CI excludes 0 and at least ${minDifferingQueries} queries differ):`,
       '',
       '| stack vs baseline | ΔHit@1 | CI | ΔMRR | CI |',
       '|---|---:|---|---:|---|',

@@ -32,6 +32,7 @@ export {
   transformPlanner,
   withPlanTransform,
 } from './oracle-anchors.ts';
+export { formatPercent, roundPercent } from './format-percent.ts';
 export {
   type PairedBootstrapOptions,
   type PairedDifference,

@@ -15,8 +15,18 @@ describe('pairedBootstrap', () => {
   });
 
   it('gives a zero-width interval when every query differs by the same amount', () => {
-    const result = pairedBootstrap([0, 0, 0, 0], [1, 1, 1, 1]);
-    expect(result).toMatchObject({ mean: 1, low: 1, high: 1, significant: true, n: 4 });
+    const result = pairedBootstrap([0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1]);
+    expect(result).toMatchObject({ mean: 1, low: 1, high: 1, significant: true, n: 6, differing: 6 });
+  });
+
+  it('never calls a difference beyond noise when fewer than six queries differ', () => {
+    // One test query: the interval is [-1, -1], which excludes 0 but says nothing.
+    expect(pairedBootstrap([1], [0])).toMatchObject({ mean: -1, low: -1, high: -1, significant: false });
+    expect(pairedBootstrap([0, 0, 0, 0, 0], [1, 1, 1, 1, 1]).significant).toBe(false);
+    // Many queries, five of which differ: still too few to tell.
+    const a = [...Array(95).fill(0), 0, 0, 0, 0, 0];
+    const b = [...Array(95).fill(0), 1, 1, 1, 1, 1];
+    expect(pairedBootstrap(a, b)).toMatchObject({ differing: 5, significant: false });
   });
 
   it('is not significant for identical stacks (ties everywhere) or for pure noise', () => {

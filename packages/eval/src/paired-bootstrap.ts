@@ -16,9 +16,21 @@ export interface PairedDifference {
   readonly high: number;
   readonly confidence: number;
   readonly n: number;
-  /** True when the interval excludes 0: the difference is beyond resampling noise. */
+  /** Queries on which the two differ (`b[i] !== a[i]`). */
+  readonly differing: number;
+  /**
+   * True when the interval excludes 0 and at least `minDifferingQueries` queries differ: the
+   * difference is beyond resampling noise. A handful of queries gives a bootstrap interval of zero
+   * width that excludes 0 by construction (one query: `[-100, -100]`), which says nothing.
+   */
   readonly significant: boolean;
 }
+
+/**
+ * Fewest queries that must differ before a difference may be called beyond noise: with 5 or fewer,
+ * even all of them going the same way is not significant at 5% (two-sided sign test: 2 · 0.5⁵ > 0.05).
+ */
+export const minDifferingQueries = 6;
 
 /**
  * Paired bootstrap of the difference `b - a` of per-query scores on the same queries: resample query
@@ -41,7 +53,8 @@ export function pairedBootstrap(
   const n = a.length;
   const differences = a.map((value, i) => b[i]! - value);
   const mean = n === 0 ? 0 : differences.reduce((sum, d) => sum + d, 0) / n;
-  if (n === 0) return { mean: 0, low: 0, high: 0, confidence, n, significant: false };
+  const differing = differences.filter((d) => d !== 0).length;
+  if (n === 0) return { mean: 0, low: 0, high: 0, confidence, n, differing, significant: false };
 
   const random = seededRandom(options.seed ?? 1);
   const means = new Float64Array(resamples);
@@ -54,7 +67,8 @@ export function pairedBootstrap(
   const tail = (1 - confidence) / 2;
   const low = quantileSorted(means, tail);
   const high = quantileSorted(means, 1 - tail);
-  return { mean, low, high, confidence, n, significant: low > 0 || high < 0 };
+  const significant = differing >= minDifferingQueries && (low > 0 || high < 0);
+  return { mean, low, high, confidence, n, differing, significant };
 }
 
 /** Linear interpolation between closest ranks (numpy's default), on a sorted array. */

@@ -108,7 +108,7 @@ const result: RetrievalResult = {
 describe('explaining model calls', () => {
   it('lists each call with its stage, purpose, outcome, tokens, time and model', () => {
     expect(renderModelCalls(result)).toEqual([
-      'planner cypher: write cypher → ok (412 + 96 tokens, 803.2 ms, openai-compatible.chat:x)',
+      "planner cypher: write cypher → reply unusable: the model's query was rejected before anything ran: CREATE is not allowed: CREATE writes; the offline plan is used (412 + 96 tokens, 803.2 ms, openai-compatible.chat:x)",
       'traverser focused: 1 embedding call (ok, local:tfidf)',
       'reranker llm-listwise: rank candidates → error: Cannot connect to API (0 + 0 tokens, 2 ms, openai-compatible.chat:x)',
       'reranker llm-listwise: rank candidates → budget-exceeded: LLM-call budget of 2 per query exhausted (0 ms, openai-compatible.chat:x)',
@@ -119,11 +119,41 @@ describe('explaining model calls', () => {
     const text = renderExplanation(result, new Map());
     expect(text).toContain('Stages (1 round, 900 ms, 1 LLM calls (412 + 96 tokens)):');
     expect(text).toContain('  planner cypher: 5 ms, 1 LLM call (412 + 96 tokens)');
-    expect(text).toContain('LLM calls:\n  planner cypher: write cypher → ok');
+    expect(text).toContain('LLM calls:\n  planner cypher: write cypher → reply unusable: ');
+    expect(text).not.toContain('write cypher → ok');
     expect(text).toContain(
       '  cypher: MATCH (p:product) RETURN p\n  raw: ```cypher MATCH (p:product) RETURN p ```',
     );
     expect(text).toMatch(/Warnings:\n {2}planner cypher: write cypher: .*rejected before anything ran/);
+  });
+
+  it('says "ok" only for replies the stage used: a repaired plan is ok, a fallback is not', () => {
+    const call = {
+      kind: 'language' as const,
+      purpose: 'plan paths',
+      model: 'm',
+      outcome: 'ok' as const,
+      inputTokens: 1,
+      outputTokens: 2,
+      durationMs: 3,
+    };
+    const calls = (warnings: string[], modelCalls = [call]): RetrievalResult => ({
+      ...result,
+      trace: { ...result.trace, stages: [stage({ name: 'llm-paths', warnings, modelCalls })] },
+    });
+    expect(renderModelCalls(calls(["plan paths: the model's plan was repaired: x renamed"]))).toEqual([
+      'planner llm-paths: plan paths → ok (1 + 2 tokens, 3 ms, m)',
+    ]);
+    expect(
+      renderModelCalls(calls(['plan paths: the answer is not JSON (xq7 ##); the offline plan is used'])),
+    ).toEqual([
+      'planner llm-paths: plan paths → reply unusable: the answer is not JSON (xq7 ##); the offline plan is used (1 + 2 tokens, 3 ms, m)',
+    ]);
+    const judged = renderModelCalls(
+      calls(['plan paths: 1 answers unusable (not a number); those keep their order'], [call, call]),
+    );
+    expect(judged).toHaveLength(2);
+    expect(judged[0]).toContain('plan paths → replied, some replies unusable: 1 answers unusable');
   });
 
   it('shows no LLM section for a retrieval without language-model calls', () => {

@@ -5,6 +5,7 @@ import type {
   PlanHop,
   RetrievalResult,
   SkbNode,
+  StageTrace,
   Trajectory,
   TrajectoryHop,
 } from '@weft/spec';
@@ -165,11 +166,18 @@ export function renderModelCalls(result: RetrievalResult): string[] {
   for (const stage of result.trace.stages) {
     const calls = stage.modelCalls ?? [];
     const round = result.trace.rounds > 1 ? ` (round ${stage.round})` : '';
-    for (const call of calls.filter((c) => c.kind === 'language')) {
+    const language = calls.filter((c) => c.kind === 'language');
+    for (const call of language) {
       const tokens =
         call.outcome === 'budget-exceeded' ? '' : `${call.inputTokens} + ${call.outputTokens} tokens, `;
+      const unused = call.outcome === 'ok' ? unusedReply(stage, call.purpose) : undefined;
+      const several = language.filter((c) => c.purpose === call.purpose && c.outcome === 'ok').length > 1;
+      const outcome =
+        unused === undefined
+          ? `${call.outcome}${call.message ? `: ${call.message}` : ''}`
+          : `${several ? 'replied, some replies unusable' : 'reply unusable'}: ${unused}`;
       lines.push(
-        `${stage.kind} ${stage.name}${round}: ${call.purpose ?? 'call'} → ${call.outcome}${call.message ? `: ${call.message}` : ''} (${tokens}${fixed(call.durationMs, 1)} ms, ${call.model})`,
+        `${stage.kind} ${stage.name}${round}: ${call.purpose ?? 'call'} → ${outcome} (${tokens}${fixed(call.durationMs, 1)} ms, ${call.model})`,
       );
     }
     const embeddings = calls.filter((c) => c.kind === 'embedding');
@@ -179,6 +187,17 @@ export function renderModelCalls(result: RetrievalResult): string[] {
       );
   }
   return lines;
+}
+
+/**
+ * Why a call that the provider answered (`outcome: 'ok'`) was of no use to its stage, when the stage
+ * said so: stages report a reply they could not use as `<purpose>: <what>; <fallback>` (see
+ * `callStructured`). A note that the reply was repaired (and then used) is no such report.
+ */
+function unusedReply(stage: StageTrace, purpose: string | undefined): string | undefined {
+  if (!purpose) return undefined;
+  const prefix = `${purpose}: `;
+  return stage.warnings?.find((w) => w.startsWith(prefix) && !/ was repaired/.test(w))?.slice(prefix.length);
 }
 
 /** Every warning the stages reported, as `kind name: message`, in stage order. */

@@ -69,13 +69,15 @@ describe('weft ask', () => {
   let server: Awaited<ReturnType<typeof sseServer>>;
   beforeAll(async () => {
     server = await sseServer((prompt) =>
-      prompt.includes('[p:nikkor]')
-        ? [
-            'The AF-S Nikkor 200-500mm ',
-            'is a telephoto zoom for birds [p:nikkor]. ',
-            'It fits the Nikon D850 [p:zz-invented].',
-          ]
-        : ['I cannot tell from the evidence.'],
+      prompt.includes('garbage')
+        ? ['xq7 ##', ' lorem [[ ipsum', ' zzz']
+        : prompt.includes('[p:nikkor]')
+          ? [
+              'The AF-S Nikkor 200-500mm ',
+              'is a telephoto zoom for birds [p:nikkor]. ',
+              'It fits the Nikon D850 [p:zz-invented].',
+            ]
+          : ['I cannot tell from the evidence.'],
     );
   });
   afterAll(() => server.close());
@@ -127,5 +129,35 @@ describe('weft ask', () => {
     const c = captureIo();
     expect(await runCli(['ask', '--db', 'x'], c.io, [command()])).toBe(2);
     expect(c.err()).toContain('expected exactly one question');
+  });
+
+  it('a garbage reply is no answer: status ungrounded and exit 1, never "Cited 0 nodes"', async () => {
+    const model = `openai-compatible:${server.baseURL}:canned`;
+    const run = async (extra: readonly string[]) => {
+      const c = captureIo();
+      const code = await runCli(
+        [
+          'ask',
+          'garbage Nikon telephoto lens',
+          '--db',
+          'store',
+          '--stack',
+          'bm25',
+          '--model',
+          model,
+          ...extra,
+        ],
+        c.io,
+        [command()],
+      );
+      return { code, out: c.out(), err: c.err() };
+    };
+    const text = await run([]);
+    expect(text.code).toBe(1);
+    expect(text.out).not.toContain('Cited 0 nodes');
+    expect(text.err).toContain("No grounded answer: the model's reply cites no node of the evidence");
+    const json = await run(['--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out).status).toBe('ungrounded');
   });
 });

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { evidenceJson, groundedAnswerJson, streamGroundedAnswer } from '@weft/answer';
-import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
+import {
+  type Command,
+  integerOption,
+  maxResultLimit,
+  queryText,
+  requiredOption,
+  stringOption,
+} from '../command.ts';
 import {
   hasModel,
   modelOptionDetails,
@@ -10,7 +17,7 @@ import {
 } from '../model-options.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 
-/** Exit code when the model failed to answer (the evidence is still printed). */
+/** Exit code when the model failed to answer or gave a reply that cites no evidence (status `ungrounded`). */
 const modelFailed = 1;
 
 export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
@@ -23,7 +30,7 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
     details: [
       '--db <dir>        store directory built by weft ingest (required)',
       `--stack S         retrieval stack that gathers the evidence (default: ${deps.registry.defaultName})`,
-      '--limit N         nodes retrieved (default 20); the best ten, their paths and MixRAG’s',
+      `--limit N         nodes retrieved (default 20, at most ${maxResultLimit}); the best ten, their paths and MixRAG’s`,
       '                  subgraph (stack mixrag-offline) are the evidence',
       '--max-evidence-tokens N   token budget of the evidence (default 1500)',
       ...modelOptionDetails,
@@ -32,6 +39,7 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
       '',
       'The answer streams as it is written and cites node ids in [brackets]; every citation is checked',
       'against the evidence: ids outside it and sentences without a citation are reported (marked in --json).',
+      'A reply that cites no node of the evidence is no answer: status ungrounded, exit 1 (as when the model fails).',
     ],
     examples: [
       'weft ask "Which kind of headache affects mostly women?" --db .weft/wordnet --model openai:gpt-4o-mini',
@@ -46,11 +54,9 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
       ...modelOptions,
     },
     async run(args, io) {
-      if (args.positionals.length !== 1) throw new UsageError('expected exactly one question (quote it)');
-      const question = args.positionals[0]!;
-      if (question.trim() === '') throw new UsageError('the question is empty');
+      const question = queryText(args, 'question');
       const db = path.resolve(io.cwd, requiredOption(args, 'db'));
-      const limit = integerOption(args, 'limit', 20);
+      const limit = integerOption(args, 'limit', 20, 1, maxResultLimit);
       const maxTokens = integerOption(args, 'max-evidence-tokens', 1500, 50);
       const stackName = stringOption(args, 'stack') ?? deps.registry.defaultName;
       const json = args.values.json === true;
@@ -95,11 +101,17 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
               },
             })}\n`,
           );
-          return done.status === 'failed' ? modelFailed : 0;
+          return done.status === 'failed' || done.status === 'ungrounded' ? modelFailed : 0;
         }
         io.stdout.write('\n');
         if (done.status === 'failed') {
           io.stderr.write(`The model failed to answer: ${done.error ?? 'unknown error'}\n`);
+          return modelFailed;
+        }
+        if (done.status === 'ungrounded') {
+          io.stderr.write(
+            `No grounded answer: the model's reply cites no node of the evidence${done.invalid.length > 0 ? ` (only ids that are not in it: ${done.invalid.join(', ')})` : ''}, so nothing above rests on the store. Try another --stack, a larger --limit or another --model.\n`,
+          );
           return modelFailed;
         }
         const valid = [...new Set(done.citations.filter((c) => c.valid).map((c) => c.id))];

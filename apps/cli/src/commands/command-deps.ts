@@ -12,7 +12,11 @@ export interface CommandDeps {
 
 /** The real opener (Kùzu + LanceDB), loaded only when a command runs so that `--help` stays fast. */
 export const openStoreFromDisk: StoreOpener = async (directory, options) => {
-  const { openStore } = await import('@weft/store');
+  const [{ openStore }, { checkStoreFiles }] = await Promise.all([
+    import('@weft/store'),
+    import('../store-files.ts'),
+  ]);
+  await checkStoreFiles(directory);
   return openStore(directory, options);
 };
 

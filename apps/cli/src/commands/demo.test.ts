@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
 import { toyOpener, toyWorkspace } from '../testing/toy-store.ts';
-import { createDemoCommand, repositoryRoot } from './demo.ts';
+import { belowBaselineNotes, createDemoCommand, repositoryRoot } from './demo.ts';
 
 let workspace: Awaited<ReturnType<typeof toyWorkspace>>;
 beforeEach(async () => {
@@ -101,5 +101,41 @@ describe('weft demo', () => {
     ).toBe(2);
     expect(c.err()).toContain('no SKB bundle at /no/such/bundle');
     expect(repositoryRoot()).toBe(path.resolve(import.meta.dirname, '../../../..'));
+  });
+});
+
+describe('belowBaselineNotes', () => {
+  const summary = (hit1: number, mrr: number, significant = false) => ({
+    set: 'demo',
+    split: 'test',
+    n: 12,
+    listLength: 100,
+    stacks: [
+      { stack: 'bm25', hit1: 58.3, mrr: 60.0 },
+      { stack: 'default', hit1, mrr },
+    ] as never,
+    comparisons: [
+      {
+        baseline: 'bm25',
+        stack: 'default',
+        hit1: { diff: hit1 - 58.3, low: -40, high: significant ? -1 : 16, significant },
+        mrr: { diff: mrr - 60, low: -20, high: 18, significant: false },
+      },
+    ],
+  });
+
+  it('says plainly when the default stack is below bm25 on the demo set, and whether that is noise', () => {
+    const [, note] = belowBaselineNotes(summary(50.0, 59.0), 'default', 'bm25');
+    expect(note).toContain(
+      'the default stack is BELOW bm25 on Hit@1 (50.0 vs 58.3) and MRR (59.0 vs 60.0); with 12 queries the difference is within noise',
+    );
+    expect(belowBaselineNotes(summary(50.0, 61.0, true), 'default', 'bm25')[1]).toContain(
+      'BELOW bm25 on Hit@1 (50.0 vs 58.3), beyond noise.',
+    );
+  });
+
+  it('says nothing when the default stack is level or above', () => {
+    expect(belowBaselineNotes(summary(66.7, 70.0), 'default', 'bm25')).toEqual([]);
+    expect(belowBaselineNotes(summary(58.3, 60.0), 'default', 'bm25')).toEqual([]);
   });
 });

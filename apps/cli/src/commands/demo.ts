@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { retrieve, WeftError } from '@weft/core';
-import { evaluationMarkdown } from '@weft/eval';
+import { type EvaluationSummary, evaluationMarkdown, formatPercent } from '@weft/eval';
 import { fetchLabels, mentionedIds, renderExplanation } from '@weft/explain';
 import { readQuerySet } from '@weft/eval';
 import { type Command, stringOption } from '../command.ts';
@@ -171,6 +171,7 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
           return 0;
         }
         say(evaluationMarkdown(summary));
+        for (const line of belowBaselineNotes(summary, stack, baselineStack)) say(line);
         const dbArg = path.relative(io.cwd, db) || '.';
         say(
           [
@@ -189,3 +190,33 @@ export function createDemoCommand(deps: DemoDeps = defaultDeps): Command {
 }
 
 export const demoCommand = createDemoCommand();
+
+/**
+ * Plain words under the demo's table when `stack` scores below the yardstick on Hit@1 or MRR on
+ * this set: the demo shows what it measured, good or bad, and says whether it is beyond noise.
+ */
+export function belowBaselineNotes(summary: EvaluationSummary, stack: string, baseline: string): string[] {
+  const ours = summary.stacks.find((s) => s.stack === stack);
+  const theirs = summary.stacks.find((s) => s.stack === baseline);
+  if (!ours || !theirs || stack === baseline) return [];
+  const comparison = summary.comparisons.find((c) => c.stack === stack && c.baseline === baseline);
+  const below = (
+    [
+      ['Hit@1', ours.hit1, theirs.hit1, comparison?.hit1.significant],
+      ['MRR', ours.mrr, theirs.mrr, comparison?.mrr.significant],
+    ] as const
+  ).filter(([, a, b]) => formatPercent(a) !== formatPercent(b) && a < b);
+  if (below.length === 0) return [];
+  const what = below
+    .map(([name, a, b]) => `${name} (${formatPercent(a)} vs ${formatPercent(b)})`)
+    .join(' and ');
+  const beyondNoise = below.some(([, , , significant]) => significant === true);
+  return [
+    '',
+    `Note: on this set (${summary.n} ${summary.split} queries) the ${stack} stack is BELOW ${baseline} on ${what}${
+      beyondNoise
+        ? ', beyond noise.'
+        : `; with ${summary.n} queries the difference is within noise (no * above).`
+    } Training it on the KB's own queries (weft train) or a larger set may change this; the table is what it measured.`,
+  ];
+}

@@ -266,7 +266,7 @@ describe('weft eval: linking and oracles', () => {
     // The gold plans link the gold anchors, and both anchored questions are answered first.
     expect(byName.mor.linking.recall).toBe(100);
     expect(byName.focused.linking.recall).toBe(100);
-    expect([byName.bm25.hit1, byName.mor.hit1, byName.focused.hit1]).toEqual([66.67, 100, 100]);
+    expect([byName.bm25.hit1, byName.mor.hit1, byName.focused.hit1]).toEqual([66.7, 100, 100]);
 
     const noisy = await evalJson(['--stack', 'mor', '--oracle', 'noisy-model', '--oracle-noise', '1']);
     expect(noisy.code).toBe(0);

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { readManifest, type StoreInfo, storeInfo } from '@weft/store';
+import { type StoreInfo, storeInfo } from '@weft/store';
 import { type Command, requiredOption, UsageError } from '../command.ts';
+import { missingStoreParts, readStoreManifest } from '../store-files.ts';
 
 function table(counts: Readonly<Record<string, number>>, indent = '    '): string[] {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -47,6 +48,9 @@ export function renderStoreInfo(info: StoreInfo): string {
   return lines.join('\n');
 }
 
+/** Exit code of `weft info` for a store whose manifest names parts that are gone (bad input, like a non-store). */
+const brokenStore = 2;
+
 /** `weft info`: what a store holds, without opening the graph or the indexes. */
 export const infoCommand: Command = {
   name: 'info',
@@ -54,7 +58,9 @@ export const infoCommand: Command = {
   usage: 'weft info --db <dir> [--json]',
   details: [
     '--db <dir>   store directory built by weft ingest (required)',
-    '--json       one JSON object (the StoreInfo of @weft/store)',
+    '--json       one JSON object (the StoreInfo of @weft/store), with broken and missing: the parts',
+    '             the manifest names that are gone',
+    'A store whose graph or index folder is gone is reported BROKEN (exit 2).',
   ],
   examples: ['weft info --db .weft/wordnet', 'weft info --db .weft/wordnet --json'],
   options: { db: { type: 'string' } },
@@ -62,8 +68,22 @@ export const infoCommand: Command = {
     if (args.positionals.length > 0)
       throw new UsageError(`unexpected arguments: ${args.positionals.join(' ')}`);
     const db = path.resolve(io.cwd, requiredOption(args, 'db'));
-    const info = await storeInfo(db, await readManifest(db));
-    io.stdout.write(args.values.json === true ? `${JSON.stringify(info)}\n` : `${renderStoreInfo(info)}\n`);
+    const manifest = await readStoreManifest(db);
+    const info = await storeInfo(db, manifest);
+    const missing = missingStoreParts(db, manifest);
+    if (args.values.json === true)
+      io.stdout.write(`${JSON.stringify({ ...info, broken: missing.length > 0, missing })}\n`);
+    else {
+      io.stdout.write(`${renderStoreInfo(info)}\n`);
+      if (missing.length > 0)
+        io.stdout.write(
+          `BROKEN: ${missing.join('; ')}; queries on this store fail: rebuild it with weft ingest <bundle> --db ${db}\n`,
+        );
+    }
+    if (missing.length > 0) {
+      io.stderr.write(`weft info: ${db} is a broken store: ${missing.join('; ')}\n`);
+      return brokenStore;
+    }
     return 0;
   },
 };

@@ -116,4 +116,29 @@ describe('weft query', () => {
     expect(unknown.err().trim().split('\n')).toHaveLength(1);
     expect(unknown.err()).toContain('unknown stack "nope"');
   });
+
+  it('refuses a query longer than the server takes (1,000 characters), before opening the store', async () => {
+    const opener = toyOpener();
+    const command = createQueryCommand({ openStore: opener.open, registry });
+    const c = captureIo();
+    expect(await runCli(['query', 'x'.repeat(1001), '--db', 'x'], c.io, [command])).toBe(2);
+    expect(c.err()).toContain('the query text is 1,001 characters long; at most 1,000 are allowed');
+    expect(opener.opened).toHaveLength(0);
+    const json = captureIo();
+    expect(await runCli(['query', 'x'.repeat(1001), '--db', 'x', '--json'], json.io, [command])).toBe(2);
+    expect(JSON.parse(json.out()).error.code).toBe('WEFT_BAD_USAGE');
+    expect(await runCli(['query', 'x'.repeat(1000), '--db', 'x'], captureIo().io, [command])).toBe(0);
+  });
+
+  it('--limit must be an integer from 1 to 100: -1, 0, 1e9 and 2.5 are refused with the range', async () => {
+    const opener = toyOpener();
+    const command = createQueryCommand({ openStore: opener.open, registry });
+    for (const limit of ['-1', '0', '1e9', '2.5', 'ten', '101']) {
+      const c = captureIo();
+      expect(await runCli(['query', 'cats', '--db', 'x', '--limit', limit], c.io, [command])).toBe(2);
+      expect(c.err()).toContain(`--limit must be an integer from 1 to 100, got "${limit}"`);
+    }
+    expect(opener.opened).toHaveLength(0);
+    expect(await runCli(['query', 'cats', '--db', 'x', '--limit', '100'], captureIo().io, [command])).toBe(0);
+  });
 });

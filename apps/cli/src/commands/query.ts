@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { retrieve } from '@weft/core';
-import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
+import {
+  type Command,
+  integerOption,
+  maxQueryChars,
+  maxResultLimit,
+  queryText,
+  requiredOption,
+  stringOption,
+} from '../command.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 import {
   fetchLabels,
@@ -27,12 +35,14 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
     details: [
       '--db <dir>        store directory built by weft ingest (required)',
       `--stack S         retrieval stack (default: ${deps.registry.defaultName}); see the list below`,
-      '--limit N         how many results (default 20)',
+      `--limit N         how many results (default 20, at most ${maxResultLimit})`,
       '--explain         print the plan, the anchors and the paths that reached each result',
       '--embedder SPEC   embed queries with this embedder (must match the store)',
       ...modelOptionDetails,
       '--json            one JSON object: results, LLM calls and tokens, warnings; the plan and',
       '                  trajectories with --explain',
+      '',
+      `The query text may be up to ${maxQueryChars.toLocaleString('en-US')} characters long (as for weft serve).`,
       '',
       'Stacks:',
       ...deps.registry.list().map((entry) => `  ${entry.name.padEnd(16)}${entry.description}`),
@@ -53,11 +63,9 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
       ...modelOptions,
     },
     async run(args, io) {
-      if (args.positionals.length !== 1) throw new UsageError('expected exactly one query text (quote it)');
-      const text = args.positionals[0]!;
-      if (text.trim() === '') throw new UsageError('the query text is empty');
+      const text = queryText(args, 'query text');
       const db = path.resolve(io.cwd, requiredOption(args, 'db'));
-      const limit = integerOption(args, 'limit', 20);
+      const limit = integerOption(args, 'limit', 20, 1, maxResultLimit);
       const stackName = stringOption(args, 'stack') ?? deps.registry.defaultName;
       const explain = args.values.explain === true;
       const embedder = stringOption(args, 'embedder');

@@ -1,6 +1,9 @@
 import type { QueryResultJson } from '@weft/explain';
 import { createStackRegistry } from '@weft/stacks';
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
 import { toyOpener } from '../testing/toy-store.ts';
@@ -79,5 +82,44 @@ describe('weft serve', () => {
     expect(opener.closed()).toBe(1);
     process.emit('SIGTERM', 'SIGTERM');
     expect(await running).toBe(0);
+  });
+
+  it('--api-key-file (or $WEFT_API_KEY_FILE): 401 without the key, 200 with it, /health open, the key never printed', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'weft-serve-keys-'));
+    const key = 'k3y-of-the-serve-test-0123456789';
+    const file = path.join(folder, 'keys.txt');
+    await writeFile(file, `${key} read\n`);
+    try {
+      for (const viaEnv of [false, true]) {
+        if (viaEnv) vi.stubEnv('WEFT_API_KEY_FILE', file);
+        const c = captureIo();
+        const command = createServeCommand({ openStore: toyOpener().open, registry: createStackRegistry() });
+        const argv = ['serve', '--db', 'store', '--port', '0', ...(viaEnv ? [] : ['--api-key-file', file])];
+        const running = runCli([...argv, '--json'], c.io, [command]);
+        const started = JSON.parse(await firstLine(c.out));
+        expect(started.apiKeys).toBe(1);
+        const stacks = (headers: Record<string, string> = {}) => fetch(`${started.url}/stacks`, { headers });
+        expect((await stacks()).status).toBe(401);
+        expect((await stacks({ authorization: 'Bearer wrong-key-of-the-serve-test' })).status).toBe(401);
+        expect((await stacks({ authorization: `Bearer ${key}` })).status).toBe(200);
+        expect((await fetch(`${started.url}/health`)).status).toBe(200);
+        process.emit('SIGTERM', 'SIGTERM');
+        expect(await running).toBe(0);
+        expect(c.out() + c.err()).not.toContain(key);
+        vi.unstubAllEnvs();
+      }
+      const bad = captureIo();
+      await writeFile(file, 'short\n');
+      expect(
+        await runCli(['serve', '--db', 'store', '--api-key-file', file], bad.io, [
+          createServeCommand({ openStore: toyOpener().open, registry: createStackRegistry() }),
+        ]),
+      ).toBe(2);
+      expect(bad.err()).toContain(`${file}:1: the key is 5 characters long`);
+      expect(bad.err()).not.toContain('short\n');
+    } finally {
+      vi.unstubAllEnvs();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

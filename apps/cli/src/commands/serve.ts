@@ -11,12 +11,16 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
     summary:
       'Serve a store over HTTP (query, stacks, nodes, OpenAPI) with the explorer, a page that draws the paths',
     usage:
-      'weft serve --db <dir> [--port 8080] [--host 127.0.0.1] [--timeout-ms 30000] [--model SPEC] [--json]',
+      'weft serve --db <dir> [--port 8080] [--host 127.0.0.1] [--api-key-file F] [--timeout-ms 30000] [--model SPEC] [--json]',
     details: [
       '--db <dir>        store directory built by weft ingest (required); opened once, read-only',
       '--port P          port to listen on (default 8080; 0 picks a free one)',
-      '--host H          interface (default 127.0.0.1: this machine only). The API has no',
-      '                  authentication: expose it (0.0.0.0) only on a network you trust',
+      '--host H          interface (default 127.0.0.1: this machine only). Without API keys the',
+      '                  API has no authentication: expose it (0.0.0.0) only on a network you trust',
+      '--api-key-file F  API keys (default: the file $WEFT_API_KEY_FILE names): one key per line (at',
+      '                  least 16 characters), optionally followed by its scopes read, write (default',
+      '                  both); every request but GET /health then needs Authorization: Bearer <key>',
+      '                  (401 without). Keys are never printed or logged.',
       '--timeout-ms N    abort a retrieval after N ms and answer 504, or end an answer stream (default 30000)',
       '--embedder SPEC   embed queries with this embedder (must match the store)',
       ...modelOptionDetails,
@@ -26,12 +30,14 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
       '  POST /query {query, stack?, limit?, explain?, documents?}  the JSON of weft query --json',
       '  POST /ask {question, stack?, limit?, maxEvidenceTokens?}  the answer as server-sent events',
       '    (evidence, delta…, done: citations checked as by weft ask; needs --model, else evidence only)',
-      '  GET /stacks, GET /nodes/{id}, GET /health',
+      '  GET /stacks, GET /nodes/{id}, GET /nodes?name=… (find nodes by name), GET /health',
       'SIGTERM or Ctrl-C stops it gracefully: requests in flight finish, then the store is closed.',
     ],
     examples: [
       'weft serve --db .weft/wordnet',
       'weft serve --db .weft/wordnet --port 0 --json',
+      'openssl rand -hex 32 > keys.txt && weft serve --db .weft/wordnet --host 0.0.0.0 --api-key-file keys.txt',
+      `curl -s localhost:8080/stacks -H "Authorization: Bearer $(head -1 keys.txt)"`,
       `curl -s localhost:8080/query -H 'content-type: application/json' -d '{"query": "a part of the eye", "limit": 5}'`,
       'weft serve --db .weft/wordnet --model ollama:llama3.1   # POST /ask answers in words',
       `curl -sN localhost:8080/ask -H 'content-type: application/json' -d '{"question": "a part of the eye"}'`,
@@ -41,6 +47,7 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
       port: { type: 'string' },
       host: { type: 'string' },
       'timeout-ms': { type: 'string' },
+      'api-key-file': { type: 'string' },
       embedder: { type: 'string' },
       ...modelOptions,
     },
@@ -55,10 +62,11 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
       const json = args.values.json === true;
       const createOptions = await stackCreateOptions(parseModelOptions(args, { cwd: io.cwd }));
       // Loaded here, not at the top, so that `weft --help` does not load the server and the engines.
-      const [{ serveStore, shutdownOnSignals }, { explorerAssets }] = await Promise.all([
-        import('@weft/server'),
-        import('@weft/explorer'),
-      ]);
+      const [{ ApiKeys, apiKeyFileVariable, serveStore, shutdownOnSignals }, { explorerAssets }] =
+        await Promise.all([import('@weft/server'), import('@weft/explorer')]);
+      const keyFile =
+        stringOption(args, 'api-key-file') ?? (process.env[apiKeyFileVariable]?.trim() || undefined);
+      const apiKeys = keyFile ? await ApiKeys.read(path.resolve(io.cwd, keyFile)) : undefined;
 
       let handle: Awaited<ReturnType<typeof serveStore>>;
       try {
@@ -72,6 +80,7 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
           createOptions,
           limits: { timeoutMs },
           assets: explorerAssets(),
+          ...(apiKeys ? { apiKeys } : {}),
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
@@ -85,16 +94,22 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
         if (!json) io.stderr.write(`weft serve: ${signal}: finishing requests in flight, then stopping\n`);
       });
       if (json)
-        io.stdout.write(`${JSON.stringify({ url: handle.url, host: handle.host, port: handle.port, db })}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ url: handle.url, host: handle.host, port: handle.port, db, apiKeys: apiKeys?.size ?? 0 })}\n`,
+        );
       else {
         io.stdout.write(`${handle.url}/\n`);
         io.stderr.write(
           `weft serve: ${db} at ${handle.url}/ (the explorer; the API is described at /openapi.json). Ctrl-C stops.\n`,
         );
+        if (apiKeys)
+          io.stderr.write(
+            `weft serve: ${apiKeys.size} API key${apiKeys.size === 1 ? '' : 's'} from ${keyFile}: every request but GET /health needs Authorization: Bearer <key>\n`,
+          );
       }
-      if (!loopback.has(host))
+      if (!loopback.has(host) && !apiKeys)
         io.stderr.write(
-          `weft serve: listening on ${host}: anyone who can reach it can query the store (no authentication)\n`,
+          `weft serve: listening on ${host}: anyone who can reach it can query the store (no authentication; see --api-key-file)\n`,
         );
       try {
         await handle.closed;

@@ -18,6 +18,51 @@ function counts(queries: readonly SkbQuery[]) {
   };
 }
 
+/** Below this many test queries a set cannot tell two stacks apart (see weft eval's noise rule). */
+export const minTestQueries = 30;
+
+type SplitCounts = ReturnType<typeof counts>;
+
+/** Nodes of the types answers are drawn from (the schema's target types, or every type). */
+function answerNodeCount(manifest: {
+  readonly schema: { readonly targetTypes?: readonly string[] };
+  readonly counts: { readonly nodes: number; readonly nodesByType: Readonly<Record<string, number>> };
+}): number {
+  const targets = manifest.schema.targetTypes;
+  if (!targets) return manifest.counts.nodes;
+  return targets.reduce((sum, type) => sum + (manifest.counts.nodesByType[type] ?? 0), 0);
+}
+
+/**
+ * What people must know about a synthesis: fewer queries than asked (and why), and a test split too
+ * small to compare stacks on.
+ */
+export function synthesisNotes(options: {
+  readonly asked: { readonly hybrid: number; readonly text: number };
+  readonly made: { readonly hybrid: SplitCounts; readonly text: SplitCounts };
+  readonly answerNodes: number;
+}): string[] {
+  const notes: string[] = [];
+  const total = (c: SplitCounts) => c.train + c.val + c.test;
+  for (const kind of ['hybrid', 'text'] as const) {
+    const made = total(options.made[kind]);
+    const asked = options.asked[kind];
+    if (made < asked)
+      notes.push(
+        `wrote ${made} of the ${asked} ${kind} queries asked for: the store has ${options.answerNodes.toLocaleString('en-US')} nodes of the answer types, each answers at most one query, and ${
+          kind === 'hybrid'
+            ? 'only nodes with a describing first clause and a relation that narrows them to a few answers make one'
+            : 'only nodes whose first clause has four or more describing words make one'
+        }`,
+      );
+    if (asked > 0 && options.made[kind].test < minTestQueries)
+      notes.push(
+        `the ${kind} set has only ${options.made[kind].test} test quer${options.made[kind].test === 1 ? 'y' : 'ies'}: too few to tell two stacks apart (weft eval marks no difference beyond noise on so few); a larger KB gives more`,
+      );
+  }
+  return notes;
+}
+
 /** `weft synth-queries`: a STaRK-style benchmark of a store's own KB, synthesised from the store. */
 export function createSynthQueriesCommand(deps: CommandDeps = defaultDeps): Command {
   return {
@@ -33,6 +78,8 @@ export function createSynthQueriesCommand(deps: CommandDeps = defaultDeps): Comm
       '              relation to a named node; gold = every node satisfying both',
       '--text N      text-only queries (default 150): partial paraphrases of one description',
       '--seed S      seed (default 1); the same store and seed give the same queries',
+      'A small KB yields fewer queries than asked for: the command says how many and why, and warns',
+      `when a set has fewer than ${minTestQueries} test queries.`,
     ],
     examples: [
       'weft synth-queries --db .weft/wordnet --out .weft/wordnet-synth',
@@ -89,12 +136,24 @@ export function createSynthQueriesCommand(deps: CommandDeps = defaultDeps): Comm
             '',
           ].join('\n'),
         );
-        const summary = { out, hybrid: counts(hybrid), text: counts(text) };
+        const notes = synthesisNotes({
+          asked: { hybrid: hybridCount, text: textCount },
+          made: { hybrid: counts(hybrid), text: counts(text) },
+          answerNodes: answerNodeCount(store.manifest),
+        });
+        const summary = {
+          out,
+          hybrid: counts(hybrid),
+          text: counts(text),
+          asked: { hybrid: hybridCount, text: textCount },
+          notes,
+        };
         if (args.values.json === true) io.stdout.write(`${JSON.stringify(summary)}\n`);
         else
           io.stdout.write(
             `Wrote ${out}: hybrid ${hybrid.length} (${summary.hybrid.train}/${summary.hybrid.val}/${summary.hybrid.test} train/val/test), text ${text.length} (${summary.text.train}/${summary.text.val}/${summary.text.test})\n`,
           );
+        for (const note of notes) io.stderr.write(`note: ${note}\n`);
         return 0;
       } finally {
         await store.close();

@@ -182,4 +182,18 @@ describe('weft train', () => {
     expect(c.err()).toContain('query set "testonly" of');
     expect(c.err()).toContain('has no train split');
   });
+
+  it('trained on synthesised queries only, the default stack says so (not "no labelled queries")', async () => {
+    const c = captureIo();
+    const command = createTrainCommand({ openStore: toyOpener().open, registry: createStackRegistry() });
+    expect(
+      await runCli(
+        ['train', '--db', workspace.db, '--stack', 'default', '--synth', '20', '--text-queries', '5'],
+        c.io,
+        [command],
+      ),
+    ).toBe(0);
+    expect(c.out()).not.toContain('no labelled queries: mentions only');
+    expect(c.out()).toMatch(/default: planner: trained on \d+ queries synthesised from the store/);
+  });
 });

@@ -1,4 +1,5 @@
 import type { QueryResultJson, QueryResultRow } from '@weft/explain';
+import { type SseEvent, sseReader } from './sse.ts';
 
 /** `POST /query` with `explain` and `documents`: the answer the explorer draws. */
 export type QueryAnswer = Omit<QueryResultJson, 'results'> & {
@@ -70,4 +71,46 @@ export async function runQuery(query: string, stack: string, limit: number): Pro
 
 export async function getNode(id: string): Promise<NodeDetails> {
   return json(await fetch(`/nodes/${encodeURIComponent(id)}`));
+}
+
+/** A node found by name (`GET /nodes?name=`). */
+export interface NodeMatch {
+  readonly id: string;
+  readonly type: string;
+  readonly name: string;
+  readonly matched: string;
+  readonly score: number;
+}
+
+export async function searchNodes(name: string, limit = 10): Promise<NodeMatch[]> {
+  const body = await json<{ matches: NodeMatch[] }>(
+    await fetch(`/nodes?name=${encodeURIComponent(name)}&limit=${limit}`),
+  );
+  return body.matches;
+}
+
+/**
+ * `POST /ask`: calls `onEvent` with every server-sent event as it arrives (evidence, delta…, done);
+ * a bad request is thrown as an `ApiRequestError` before any event.
+ */
+export async function askStream(
+  question: string,
+  stack: string,
+  onEvent: (event: SseEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const response = await fetch('/ask', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ question, stack }),
+    ...(signal ? { signal } : {}),
+  });
+  if (!response.ok || !response.body) {
+    await json(response);
+    return;
+  }
+  const reader = sseReader();
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+    for (const event of reader.push(decoder.decode(chunk, { stream: true }))) onEvent(event);
 }

@@ -1,3 +1,5 @@
+import { markedPieces } from './query-words.ts';
+
 type Child = Node | string | null | undefined | false;
 
 /** `h('li', { class: 'result' }, 'text', child)`: a DOM element, without a framework. */
@@ -30,4 +32,9 @@ export function snippet(text: string, max = 180): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max - 20))}…`;
+}
+
+/** `text` with the question's words in `<mark>`s (see `matchRanges`). */
+export function marked(text: string, query: string): (string | HTMLElement)[] {
+  return markedPieces(text, query).map((piece) => (piece.matched ? h('mark', {}, piece.text) : piece.text));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRecords, parseRecords, recordStacks } from './eval-records.ts';
+import { compareRecords, filterLabels, parseRecords, recordStacks } from './eval-records.ts';
 
 const record = (stack: string, queryId: string, ranking: string[], gold: string[], mrr: number) =>
   JSON.stringify({
@@ -51,5 +51,12 @@ describe('eval records', () => {
     expect(comparison.meanMrr.a).toBeCloseTo(0.5);
     expect(comparison.meanMrr.b).toBeCloseTo((1 + 1 / 3) / 3);
     expect(comparison.hit1).toEqual({ a: 1 / 3, b: 1 / 3 });
+  });
+});
+
+describe('filterLabels', () => {
+  it('spells every filter of the eval browser (no "losss of B")', () => {
+    expect(Object.values(filterLabels)).toEqual(['all queries', 'wins of B', 'losses of B', 'ties']);
+    for (const label of Object.values(filterLabels)) expect(label).not.toMatch(/sss/);
   });
 });

@@ -105,3 +105,11 @@ export function compareRecords(records: readonly EvalRecord[], a: string, b: str
     hit1: { a: mean(paired.map(([x]) => x.metrics.hit1)), b: mean(paired.map(([, y]) => y.metrics.hit1)) },
   };
 }
+
+/** What the eval browser's filter offers, in words: B's wins, B's losses, ties. */
+export const filterLabels: Readonly<Record<'all' | 'win' | 'loss' | 'tie', string>> = {
+  all: 'all queries',
+  win: 'wins of B',
+  loss: 'losses of B',
+  tie: 'ties',
+};

@@ -1,23 +1,26 @@
+import { formatPercent } from '@weft/eval/format-percent';
 import { h } from './dom.ts';
 import {
   type Comparison,
   compareRecords,
   type EvalRecord,
+  filterLabels,
   parseRecords,
   recordStacks,
 } from './eval-records.ts';
 
-const percent = (value: number) => `${(100 * value).toFixed(1)}`;
+/** A mean of per-query fractions in percent, rounded as `weft eval` rounds it (one function). */
+const percent = (value: number) => formatPercent(100 * value);
 const rankText = (rank: number | undefined) => (rank === undefined ? '—' : String(rank));
 
 /**
  * The eval browser: a records.jsonl of `weft eval --out` read from a file input, two of its stacks
  * compared query by query (B against A: wins, losses, ties by MRR). Choosing a query calls `onQuery`
- * with its text and the two stacks, to run it live.
+ * with its text, the two stacks and its gold answers, to run it live and draw the two pictures side by side.
  */
 export function mountEvalBrowser(
   root: HTMLElement,
-  onQuery: (query: string, stacks: readonly string[]) => void,
+  onQuery: (query: string, stacks: readonly string[], gold: readonly string[]) => void,
 ): void {
   let records: EvalRecord[] = [];
   let filter: 'all' | 'win' | 'loss' | 'tie' = 'all';
@@ -27,9 +30,7 @@ export function mountEvalBrowser(
   const filterPick = h(
     'select',
     { 'aria-label': 'show' },
-    ...(['all', 'win', 'loss', 'tie'] as const).map((f) =>
-      h('option', { value: f }, f === 'all' ? 'all queries' : `${f}s of B`),
-    ),
+    ...(['all', 'win', 'loss', 'tie'] as const).map((f) => h('option', { value: f }, filterLabels[f])),
   );
   const output = h('div', {});
   const file = h('input', {
@@ -92,7 +93,7 @@ function summary(c: Comparison): HTMLElement {
 function table(
   c: Comparison,
   filter: 'all' | 'win' | 'loss' | 'tie',
-  onQuery: (query: string, stacks: readonly string[]) => void,
+  onQuery: (query: string, stacks: readonly string[], gold: readonly string[]) => void,
 ): HTMLElement {
   const rows = c.queries.filter((q) => filter === 'all' || q.outcome === filter);
   return h(
@@ -127,8 +128,8 @@ function table(
             {},
             h(
               'button',
-              { type: 'button', class: 'link', onclick: () => onQuery(q.query, [c.a, c.b]) },
-              'run',
+              { type: 'button', class: 'link', onclick: () => onQuery(q.query, [c.a, c.b], q.gold) },
+              'run, side by side',
             ),
           ),
         ),

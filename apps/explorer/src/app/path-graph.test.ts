@@ -89,18 +89,22 @@ const answer = {
 } as unknown as QueryAnswer;
 
 describe('buildPicture', () => {
-  it('draws every hop of the trajectories in walking order, with edge type, direction and how it was reached', () => {
+  it('draws every hop as its stored edge points (the arrow), labelled with its type and how it was reached', () => {
     const picture = buildPicture(answer, 'p:nikkor');
     expect(picture).toMatchObject({ shown: 3, total: 3 });
+    // made_by is stored product → brand; the walk went brand → product (direction in).
     expect(picture.edges.map((e) => [e.source, e.target, e.label, e.paths])).toEqual([
-      ['b:nikon', 'p:nikkor', '←made_by · structure', [0]],
-      ['c:lenses', 'p:nikkor', '←in_category · structure', [1]],
-      ['b:nikon', 'p:d850', '←made_by · structure', []],
-      ['p:d850', 'p:nikkor', '←compatible_with · text', []],
+      ['p:nikkor', 'b:nikon', 'made_by · structure', [0]],
+      ['p:nikkor', 'c:lenses', 'in_category · structure', [1]],
+      ['p:d850', 'b:nikon', 'made_by · structure', []],
+      ['p:nikkor', 'p:d850', 'compatible_with · text', []],
     ]);
+    expect(picture.edges[0]).toMatchObject({ walkedFrom: 'b:nikon', walkedTo: 'p:nikkor', direction: 'in' });
+    // No label carries an arrow of its own that could contradict the drawn one.
+    expect(picture.edges.some((e) => /[←→]/.test(e.label))).toBe(false);
   });
 
-  it('marks the anchors and the result, the result in the last column, unused anchors in a band below', () => {
+  it('marks the anchors and the result, the result in the last column; anchors that took no part are folded away', () => {
     const picture = buildPicture(answer, 'p:nikkor');
     const node = (id: string) => picture.nodes.find((n) => n.id === id);
     expect(node('b:nikon')).toMatchObject({
@@ -110,7 +114,7 @@ describe('buildPicture', () => {
       column: 0,
       row: 0,
     });
-    // Only the best link of a mention is drawn when no trajectory starts from the others.
+    // Only the best link of a mention is listed when no trajectory starts from the others.
     expect(node('b:canon')).toBeUndefined();
     expect(node('c:lenses')).toMatchObject({ role: 'hop', via: 'text', column: 0, row: 1, type: 'category' });
     expect(node('p:d850')).toMatchObject({ role: 'hop', via: 'structure', column: 1, row: 0 });
@@ -120,18 +124,19 @@ describe('buildPicture', () => {
       row: 0,
       label: 'AF-S Nikkor 200-500mm',
     });
-    // Linked by the plan but on no trajectory: drawn below the paths, as an anchor.
-    expect(node('c:dslr')).toMatchObject({ role: 'anchor', mention: 'DSLR', column: 0, row: 2.5 });
+    // Linked by the plan but on no trajectory: not drawn, listed as taking no part.
+    expect(node('c:dslr')).toBeUndefined();
+    expect(picture.unusedAnchors).toEqual([
+      { id: 'c:dslr', label: 'DSLR cameras', type: 'category', mention: 'DSLR' },
+    ]);
   });
 
-  it('draws a result found by text alone as one node beside the anchors', () => {
+  it('draws a result found by text alone as one node, every anchor folded away', () => {
     const picture = buildPicture(answer, 'p:ef');
     expect(picture.edges).toEqual([]);
-    expect(picture.nodes.find((n) => n.id === 'p:ef')).toMatchObject({ role: 'result', column: 0, row: 0 });
-    expect(picture.nodes.filter((n) => n.role === 'anchor').map((n) => [n.id, n.row])).toEqual([
-      ['b:nikon', 1.5],
-      ['c:dslr', 1.5],
-    ]);
+    expect(picture.nodes).toHaveLength(1);
+    expect(picture.nodes[0]).toMatchObject({ id: 'p:ef', role: 'result', column: 0, row: 0 });
+    expect(picture.unusedAnchors.map((a) => a.id)).toEqual(['b:nikon', 'c:dslr']);
   });
 
   it('caps the trajectories it draws', () => {

@@ -13,17 +13,30 @@ export interface PictureNode {
   /** The query's words that named it, for anchors. */
   readonly mention?: string;
   readonly column: number;
-  /** Anchors no drawn trajectory used sit in a band below the paths (a fractional row). */
   readonly row: number;
 }
 
-/** A hop, drawn in the order it was taken; `direction` says which way the stored edge points. */
+/** A node the plan linked a mention to that no drawn trajectory used: listed, folded away, not drawn. */
+export interface UnusedAnchor {
+  readonly id: string;
+  readonly label: string;
+  readonly type: string;
+  readonly mention: string;
+}
+
+/**
+ * A hop, drawn as the stored edge points (`source` → `target`, the arrow), whichever way the
+ * trajectory walked it: `direction` `in` means the walk went from `target` back to `source`.
+ */
 export interface PictureEdge {
   readonly id: string;
   readonly source: string;
   readonly target: string;
   readonly edgeType: string;
   readonly direction: 'in' | 'out';
+  /** The node the walk came from and the one it reached over this edge. */
+  readonly walkedFrom: string;
+  readonly walkedTo: string;
   readonly via: HopVia;
   readonly label: string;
   /** The plan paths (indexes into `plan.paths`) of the trajectories that took it. */
@@ -35,6 +48,8 @@ export interface PictureEdge {
 export interface Picture {
   readonly nodes: readonly PictureNode[];
   readonly edges: readonly PictureEdge[];
+  /** The plan's anchors that took no part in the drawn trajectories (folded away beside the picture). */
+  readonly unusedAnchors: readonly UnusedAnchor[];
   /** Trajectories drawn, and how many the result had. */
   readonly shown: number;
   readonly total: number;
@@ -67,9 +82,10 @@ export function planPathText(plan: Plan, index: number, labels: NodeNames): stri
 }
 
 /**
- * The picture of how one result was reached: the plan's anchors (linked nodes), and the result's
- * trajectories as hops from their start to the result, at most `maxTrajectories` of them. Nodes are
- * laid out in columns by how many hops from a start they were first met, the result last.
+ * The picture of how one result was reached: the result's trajectories as hops from their start to
+ * the result, at most `maxTrajectories` of them, with the anchors they started from. Nodes are laid
+ * out in columns by how many hops from a start they were first met, the result last. The plan's
+ * anchors that no drawn trajectory used are not drawn: they come back as `unusedAnchors`.
  */
 export function buildPicture(answer: QueryAnswer, resultId: string, maxTrajectories = 12): Picture {
   const explanation = answer.explanation;
@@ -120,44 +136,36 @@ export function buildPicture(answer: QueryAnswer, resultId: string, maxTrajector
       edges.set(key, edge);
     });
   }
-  // The plan's anchors: the nodes its mentions were linked to — the best link of every mention, and
-  // any other link a trajectory started from. Those no trajectory used go in a band of their own.
-  const offPath = new Set<string>();
+  // The plan's anchors: the nodes its mentions were linked to. Those a trajectory used are drawn as
+  // anchors; the best link of every other mention is listed as taking no part.
+  const unused = new Map<string, UnusedAnchor>();
   for (const anchor of explanation?.plan?.anchors ?? []) {
     anchor.candidates.forEach((linked, rank) => {
-      const onPath = nodes.has(linked.id);
-      if (!onPath && rank > 0) return;
-      if (!onPath) {
-        offPath.add(linked.id);
-        meet(linked.id, 0, 'anchor', linked.type);
-      }
-      const node = nodes.get(linked.id)!;
-      node.role = 'anchor';
-      node.mention ??= anchor.mention;
+      const node = nodes.get(linked.id);
+      if (node && linked.id !== resultId) {
+        node.role = 'anchor';
+        node.mention ??= anchor.mention;
+      } else if (!node && rank === 0 && linked.id !== resultId && !unused.has(linked.id))
+        unused.set(linked.id, {
+          id: linked.id,
+          label: labels[linked.id]?.name ?? linked.id,
+          type: labels[linked.id]?.type ?? linked.type ?? '?',
+          mention: anchor.mention,
+        });
     });
   }
   meet(resultId, 0, 'text', result?.type ?? undefined);
   const resultNode = nodes.get(resultId)!;
   resultNode.role = 'result';
-  const onPath = [...nodes.values()].filter((n) => n.id !== resultId && !offPath.has(n.id));
-  resultNode.column = onPath.length ? Math.max(resultNode.column, ...onPath.map((n) => n.column + 1)) : 0;
+  const others = [...nodes.values()].filter((n) => n.id !== resultId);
+  resultNode.column = others.length ? Math.max(resultNode.column, ...others.map((n) => n.column + 1)) : 0;
 
   const rows = new Map<number, number>();
-  for (const n of nodes.values()) if (!offPath.has(n.id)) rows.set(n.column, (rows.get(n.column) ?? 0) + 1);
-  const band = Math.max(1, ...rows.values()) + 0.5;
-  rows.clear();
-  let bandColumn = 0;
   const pictureNodes: PictureNode[] = [...nodes.values()]
-    .sort((a, b) => Number(offPath.has(a.id)) - Number(offPath.has(b.id)) || a.column - b.column)
+    .sort((a, b) => a.column - b.column)
     .map((n) => {
-      let row: number;
-      if (offPath.has(n.id)) {
-        n.column = bandColumn++;
-        row = band;
-      } else {
-        row = rows.get(n.column) ?? 0;
-        rows.set(n.column, row + 1);
-      }
+      const row = rows.get(n.column) ?? 0;
+      rows.set(n.column, row + 1);
       const label = labels[n.id]?.name ?? (n.id === resultId ? (result?.name ?? n.id) : n.id);
       return {
         id: n.id,
@@ -170,16 +178,25 @@ export function buildPicture(answer: QueryAnswer, resultId: string, maxTrajector
         row,
       };
     });
+  // The arrow is the stored edge: a hop walked backwards (`in`) points from where the walk arrived.
   const pictureEdges: PictureEdge[] = [...edges.values()].map((e, i) => ({
     id: `e${i}`,
-    source: e.source,
-    target: e.target,
+    source: e.direction === 'in' ? e.target : e.source,
+    target: e.direction === 'in' ? e.source : e.target,
+    walkedFrom: e.source,
+    walkedTo: e.target,
     edgeType: e.edgeType,
     direction: e.direction,
     via: e.via,
-    label: `${edgeText(e.edgeType, e.direction)} · ${e.via}`,
+    label: `${e.edgeType} · ${e.via}`,
     paths: [...e.paths].sort((a, b) => a - b),
     weight: e.weight,
   }));
-  return { nodes: pictureNodes, edges: pictureEdges, shown: drawn.length, total: trajectories.length };
+  return {
+    nodes: pictureNodes,
+    edges: pictureEdges,
+    unusedAnchors: [...unused.values()],
+    shown: drawn.length,
+    total: trajectories.length,
+  };
 }

@@ -1,5 +1,5 @@
 import type { QueryAnswer } from './api-client.ts';
-import { h, snippet } from './dom.ts';
+import { h, marked, snippet } from './dom.ts';
 
 /** One stack's ranking: a column of results with their documents; choosing one calls `onSelect`. */
 export function resultsColumn(
@@ -53,10 +53,12 @@ export function resultsColumn(
             'div',
             { class: 'result-head' },
             h('span', { class: 'rank' }, String(r.rank)),
-            h('strong', {}, r.name ?? r.id),
+            h('strong', {}, ...marked(r.name ?? r.id, answer.query)),
             h('span', { class: 'muted' }, ` ${r.type ?? '?'} · ${r.score.toFixed(3)}`),
           ),
-          r.text ? h('p', { class: 'document', title: r.text }, snippet(r.text)) : null,
+          r.text
+            ? h('p', { class: 'document', title: r.text }, ...marked(snippet(r.text), answer.query))
+            : null,
         );
         return item;
       }),

@@ -1,0 +1,46 @@
+// The root README's "Use it as a library": what a new user copies first must install and run as written.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+async function librarySection(): Promise<string> {
+  const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('## Use it as a library');
+  expect(start).toBeGreaterThanOrEqual(0);
+  return readme.slice(start, readme.indexOf('\n## ', start + 1));
+}
+
+describe('README, use it as a library', () => {
+  it('installs every @weft package its snippet imports', async () => {
+    const section = await librarySection();
+    const install = /npm install (@weft\/[^\n]+)/.exec(section)?.[1]?.split(/\s+/) ?? [];
+    const snippet = section.slice(section.indexOf('```ts'));
+    const imported = [...snippet.matchAll(/from '(@weft\/[a-z0-9-]+)'/g)].map((m) => m[1]!);
+    expect(imported).toContain('@weft/core');
+    for (const name of imported) expect(install, name).toContain(name);
+  });
+
+  it('says how to install the packages before they are on the registry (tarballs or the workspace)', async () => {
+    const section = await librarySection();
+    expect(section).toContain('not on the npm');
+    expect(section).toMatch(/pnpm -r --filter "\.\/packages\/\*" pack --pack-destination/);
+    expect(section).toContain('npm install /tmp/weft-tarballs/*.tgz');
+    expect(section).toContain('--conditions=@weft/source');
+  });
+
+  it('its snippet can run twice: the bundle and the store are built only when absent', async () => {
+    const snippet = (await librarySection()).split('```ts')[1]!;
+    // buildWordnetBundle refuses a folder that is not empty: an unguarded call fails the second run.
+    for (const call of ['buildWordnetBundle(', 'buildStore(']) {
+      const line = snippet.split('\n').findIndex((l) => l.includes(`await ${call}`));
+      expect(line, call).toBeGreaterThanOrEqual(0);
+      const guard = snippet
+        .split('\n')
+        .slice(Math.max(0, line - 1), line + 1)
+        .join('\n');
+      expect(guard, call).toMatch(/if \(!existsSync\(/);
+    }
+  });
+});

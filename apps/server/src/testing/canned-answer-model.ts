@@ -1,0 +1,31 @@
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from '@weft/core/test';
+
+/** Test support: a language model whose every answer streams `deltas` (for `POST /ask` in a browser test). */
+export function cannedAnswerModel(deltas: readonly string[]): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    doStream: async () => {
+      const parts: LanguageModelV4StreamPart[] = [
+        { type: 'text-start', id: '1' },
+        ...deltas.map((delta) => ({ type: 'text-delta' as const, id: '1', delta })),
+        { type: 'text-end', id: '1' },
+        {
+          type: 'finish',
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: {
+            inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: 10, text: 10, reasoning: 0 },
+          },
+        },
+      ];
+      return {
+        stream: new ReadableStream<LanguageModelV4StreamPart>({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
+    },
+  });
+}
