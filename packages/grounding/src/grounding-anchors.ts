@@ -1,5 +1,5 @@
 import type { Anchor } from '@weft/spec';
-import type { Grounding } from './ground-question.ts';
+import type { GroundedMention, Grounding } from './ground-question.ts';
 
 /**
  * A grounding as a plan's anchors: a mention's probability is the anchor's confidence, and each
@@ -17,4 +17,25 @@ export function groundingAnchors(grounding: Pick<Grounding, 'mentions'>): Anchor
       ...(c.features.name > 0 ? { named: true } : {}),
     })),
   }));
+}
+
+const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/**
+ * The grounding's mention for words a model wrote: the same words (the reading that spells a name
+ * first, since a model writing a name means that node), else with `overlapping`, the longest
+ * mention inside or around them.
+ */
+export function mentionFor(
+  mentions: readonly GroundedMention[],
+  words: string,
+  options: { readonly overlapping?: boolean } = {},
+): GroundedMention | undefined {
+  const text = squash(words);
+  const same = mentions.filter((m) => squash(m.text) === text);
+  const spelled = same.find((m) => m.candidates[0]?.features.nameWhole);
+  if (spelled ?? same[0]) return spelled ?? same[0];
+  if (!options.overlapping) return undefined;
+  const around = mentions.filter((m) => text.includes(squash(m.text)) || squash(m.text).includes(text));
+  return around.sort((a, b) => b.text.length - a.text.length)[0];
 }

@@ -46,6 +46,8 @@ describe('LexicalPlanner', () => {
     expect(model.relations.labels).toContain('made_by|in');
     expect(model.relations.labels).toContain(noRelation);
     expect(model.types.labels).toEqual(['product']);
+    // The KB's own labels (a candidate next to an answer) fit grounding models.
+    expect(model.grounding?.named ?? model.grounding?.described).toBeDefined();
     const artifacts = memoryArtifacts();
     await artifacts.put(
       's.planner-lexical',

@@ -1,5 +1,11 @@
 import { ArtifactCache } from '@weft/core';
-import { contentWords, type GroundedMention, groundingAnchors, groundQuestion } from '@weft/grounding';
+import {
+  contentWords,
+  type GroundedMention,
+  type GroundingModels,
+  groundingAnchors,
+  groundQuestion,
+} from '@weft/grounding';
 import type { Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
 import { type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
 
@@ -19,6 +25,11 @@ export interface LexicalPlannerModel {
   readonly types: NaiveBayesModel;
   /** P(relation from a mentioned node to the answer | words), including `none`; likewise. */
   readonly relations: NaiveBayesModel;
+  /**
+   * Grounding models fitted on the KB's labelled queries (a candidate counts as an anchor when it is
+   * next to an answer); absent when nothing taught them or the stack did better without.
+   */
+  readonly grounding?: GroundingModels;
 }
 
 export interface LexicalPlannerOptions {
@@ -59,7 +70,12 @@ export class LexicalPlanner implements PlannerV1 {
   }
 
   async doPlan({ query, context }: PlanOptions): Promise<Plan> {
-    const [grounding, model] = await Promise.all([groundQuestion(query, context), this.model(context)]);
+    const model = await this.model(context);
+    const grounding = await groundQuestion(
+      query,
+      context,
+      model?.grounding ? { models: model.grounding } : {},
+    );
     const mentions = grounding.mentions;
     const words = contentWords(query);
     const targets = context.schema.targetTypes ?? context.schema.nodeTypes.map((t) => t.name);

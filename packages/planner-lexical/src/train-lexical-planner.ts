@@ -1,4 +1,4 @@
-import { contentWords, groundQuestion } from '@weft/grounding';
+import { contentWords, fitGroundingModels, type GroundingExample, groundQuestion } from '@weft/grounding';
 import type { RetrievalContext } from '@weft/spec';
 import { type LexicalPlannerModel, noRelation, relationLabel } from './lexical-planner.ts';
 import { NaiveBayes } from './naive-bayes.ts';
@@ -18,6 +18,11 @@ export interface PlannerExample {
 export interface TrainLexicalPlannerOptions {
   /** Nodes per mention looked at for relations (default 5, as the field traverser expands). */
   readonly nodesPerMention?: number;
+  /**
+   * Fit grounding models on the labelled queries (default true; never on synthesised ones, whose
+   * phrasing is the KB's own text): a candidate counts as an anchor when it is next to an answer.
+   */
+  readonly groundingModels?: boolean;
   readonly onProgress?: (done: number, total: number) => void;
   readonly abortSignal?: AbortSignal;
 }
@@ -36,6 +41,8 @@ export async function trainLexicalPlanner(
   const types = new NaiveBayes();
   const relations = new NaiveBayes();
   const perMention = options.nodesPerMention ?? 5;
+  const groundingExamples: GroundingExample[] = [];
+  const fitGrounding = options.groundingModels ?? true;
   let done = 0;
   for (const example of examples) {
     options.abortSignal?.throwIfAborted();
@@ -43,6 +50,29 @@ export async function trainLexicalPlanner(
     const weight = example.weight ?? 1;
     const answers = new Set(example.answers);
     const { mentions } = await groundQuestion(example.query, context);
+    if (fitGrounding && !example.synthesized) {
+      // Every candidate the question could be grounded in, labelled by the KB: next to an answer.
+      const all = await groundQuestion(example.query, context, {
+        minProbability: 0,
+        candidatesPerMention: 20,
+      });
+      const candidates = all.mentions.flatMap((m) => m.candidates).filter((c) => !answers.has(c.id));
+      const ids = [...new Set(candidates.map((c) => c.id))];
+      const next = new Set<string>();
+      if (ids.length > 0)
+        for (const n of await context.graph.doNeighbors({
+          seeds: ids,
+          direction: 'both',
+          limitPerSeed: 5000,
+        }))
+          if (answers.has(n.node)) next.add(n.seed);
+      for (const candidate of candidates)
+        groundingExamples.push({
+          candidate,
+          anchor: next.has(candidate.id),
+          weight: weight / Math.max(1, candidates.length),
+        });
+    }
     const seeds = [
       ...new Set(mentions.flatMap((m) => m.candidates.slice(0, perMention).map((n) => n.id))),
     ].filter((id) => !answers.has(id));
@@ -61,5 +91,10 @@ export async function trainLexicalPlanner(
     }
     options.onProgress?.(++done, examples.length);
   }
-  return { types: types.model(), relations: relations.model() };
+  const grounding = fitGrounding ? fitGroundingModels(groundingExamples) : {};
+  return {
+    types: types.model(),
+    relations: relations.model(),
+    ...(grounding.named || grounding.described ? { grounding } : {}),
+  };
 }

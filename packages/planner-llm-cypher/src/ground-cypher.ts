@@ -1,4 +1,4 @@
-import { type GroundedMention, groundQuestion } from '@weft/grounding';
+import { groundQuestion, mentionFor } from '@weft/grounding';
 import { schemaNames } from '@weft/llm';
 import type {
   Anchor,
@@ -38,11 +38,6 @@ const regexWords = (pattern: string) =>
     .replace(/[\\^$.*+?()[\]{}|]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-
-function spanFor(mentions: readonly GroundedMention[], name: string): GroundedMention | undefined {
-  const text = squash(name);
-  return mentions.find((m) => squash(m.text) === text);
-}
 
 /**
  * Maps a parsed Cypher query onto the store (FocusedRetriever's constraints): labels and
@@ -159,7 +154,7 @@ export async function groundCypher(
     const byName = [...named].filter(([, n]) => n.name).map(([variable, n]) => ({ variable, name: n.name! }));
     const pending: typeof byName = [];
     for (const item of byName) {
-      const span = spanFor(mentions, item.name);
+      const span = mentionFor(mentions, item.name);
       const type = types.get(item.variable);
       if (span?.candidates.length) {
         const nodes =

@@ -1,4 +1,4 @@
-import { type GroundedMention, groundMention, groundQuestion } from '@weft/grounding';
+import { groundMention, groundQuestion, mentionFor } from '@weft/grounding';
 import { type PathPlanOutput, schemaNames } from '@weft/llm';
 import type {
   Anchor,
@@ -42,15 +42,6 @@ const clip = (text: string | undefined, max = 200) => {
 interface Linked {
   readonly candidates: Anchor['candidates'];
   readonly confidence: number;
-}
-
-/** The linker's span for a mention: the same words, else the longest span inside it or around it. */
-function spanFor(mentions: readonly GroundedMention[], mention: string): GroundedMention | undefined {
-  const text = squash(mention);
-  const same = mentions.find((m) => squash(m.text) === text);
-  if (same) return same;
-  const overlapping = mentions.filter((m) => text.includes(squash(m.text)) || squash(m.text).includes(text));
-  return overlapping.sort((a, b) => b.text.length - a.text.length)[0];
 }
 
 /** Candidates of the anchor's type first (the model said what it takes the mention for). */
@@ -123,7 +114,7 @@ export async function groundPathPlan(
     const { mentions } = await groundQuestion(query, context);
     const unresolved: typeof wanted = [];
     for (const w of wanted) {
-      const span = spanFor(mentions, w.mention);
+      const span = mentionFor(mentions, w.mention, { overlapping: true });
       // The question's grounding, when it offers a node of the type the model declared.
       if (span && (!w.type || span.candidates.some((c) => c.type === w.type)))
         linked.set(squash(w.mention), {

@@ -33,7 +33,13 @@ describe('default stack training', () => {
     const stored = artifacts.stored.get('default.planner-lexical') as ArtifactEnvelope<LexicalPlannerModel>;
     expect(stored.value.types.labels).toContain('product');
     expect(stored.value.relations.labels).toContain('made_by|in');
-    expect(report.summary).toMatch(/^planner: \d+ answer types, \d+ relations; reranker/);
+    // Grounding models fitted on the labelled queries are tried beside the fixed weights, simpler first.
+    const tried = (report.details as { planner: { groundingModels: { groundingModels: boolean }[] } }).planner
+      .groundingModels;
+    expect(tried.map((t) => t.groundingModels)).toEqual([false, true]);
+    expect(report.summary).toMatch(
+      /^planner: \d+ answer types, \d+ relations, grounding models (kept|dropped) \(val [\d.]+ with, [\d.]+ without\); reranker/,
+    );
   });
 
   it('learns no phrasing of types and relations from synthesised queries alone', async () => {
@@ -45,6 +51,6 @@ describe('default stack training', () => {
     });
     const stored = artifacts.stored.get('default.planner-lexical') as ArtifactEnvelope<LexicalPlannerModel>;
     expect(stored.value.relations.labels).toEqual([]);
-    expect(report.summary).toContain('no labelled queries: grounding only');
+    expect(report.summary).toMatch(/^planner: trained on \d+ queries synthesised from the store \(no labelled ones/);
   });
 });

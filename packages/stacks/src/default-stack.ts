@@ -1,6 +1,12 @@
 import { artifactEnvelope, artifactName, createRetriever, type StackDefinition } from '@weft/core';
-import { LexicalPlanner, lexicalPlannerArtifact, trainLexicalPlanner } from '@weft/planner-lexical';
 import {
+  LexicalPlanner,
+  type LexicalPlannerModel,
+  lexicalPlannerArtifact,
+  trainLexicalPlanner,
+} from '@weft/planner-lexical';
+import {
+  type TrainLinearRerankerReport,
   type LinearRerankExample,
   LinearReranker,
   linearRerankerArtifact,
@@ -35,6 +41,11 @@ function definition(
     candidateLimit: 300,
     llmBudget: 0,
   };
+}
+
+/** The val figure of what training keeps: fitted or untrained weights. */
+function chosenVal(report: TrainLinearRerankerReport): number {
+  return report.chosen === 'fitted' ? Math.max(...report.tried.map((t) => t.val)) : report.untrained;
 }
 
 /** Every set weighs as much as the largest one, so a small hand-written set is not drowned. */
@@ -88,7 +99,7 @@ export const defaultStack: StackEntry = {
     // planner links mentions only, and the reranker leaves the planned type and relation alone.
     const labelled = options.sets.some((set) => !set.synthesized && set.train.length > 0);
     const synthesized = new Set(options.sets.filter((set) => set.synthesized).flatMap((set) => set.train));
-    const model = await trainLexicalPlanner(
+    const fitted = await trainLexicalPlanner(
       context,
       train.map(({ query, weight }) => ({
         query: query.query,
@@ -101,12 +112,27 @@ export const defaultStack: StackEntry = {
         ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
       },
     );
-    const planner = new LexicalPlanner({ model });
-    const trainExamples = await collect(context, planner, train, 'train', options);
-    const valExamples = await collect(context, planner, val, 'val', options);
-    const report = trainLinearReranker(trainExamples, valExamples, {
-      ...(labelled ? {} : { exclude: ['targetType', 'relationMatch', 'relationDocument'] }),
-    });
+    // Grounding models fitted on the KB's queries are kept only when the whole stack does better
+    // with them on val (without them first, so a tie keeps the fixed weights).
+    const variants = [
+      { types: fitted.types, relations: fitted.relations },
+      ...(fitted.grounding ? [fitted] : []),
+    ];
+    const tried: { groundingModels: boolean; val: number }[] = [];
+    let chosen: { model: LexicalPlannerModel; report: TrainLinearRerankerReport; val: number } | undefined;
+    for (const candidate of variants) {
+      const planner = new LexicalPlanner({ model: candidate });
+      const suffix = candidate.grounding ? ' (grounding models)' : '';
+      const trainExamples = await collect(context, planner, train, `train${suffix}`, options);
+      const valExamples = await collect(context, planner, val, `val${suffix}`, options);
+      const candidateReport = trainLinearReranker(trainExamples, valExamples, {
+        ...(labelled ? {} : { exclude: ['targetType', 'relationMatch', 'relationDocument'] }),
+      });
+      const score = chosenVal(candidateReport);
+      tried.push({ groundingModels: candidate.grounding !== undefined, val: score });
+      if (!chosen || score > chosen.val) chosen = { model: candidate, report: candidateReport, val: score };
+    }
+    const { model, report } = chosen!;
     await options.artifacts.put(
       plannerArtifact,
       artifactEnvelope(lexicalPlannerArtifact.kind, lexicalPlannerArtifact.version, model),
@@ -116,10 +142,14 @@ export const defaultStack: StackEntry = {
       artifactEnvelope(linearRerankerArtifact.kind, linearRerankerArtifact.version, report.model),
     );
     const best = Math.max(...report.tried.map((t) => t.val));
+    const groundingNote =
+      tried.length > 1
+        ? `, grounding models ${model.grounding ? 'kept' : 'dropped'} (val ${tried[1]!.val.toFixed(1)} with, ${tried[0]!.val.toFixed(1)} without)`
+        : '';
     return {
-      summary: `planner: ${labelled ? `${model.types.labels.length} answer types, ${model.relations.labels.length} relations` : 'no labelled queries: grounding only'}; reranker (${train.length} train, ${val.length} val queries): ${report.chosen} weights kept (val ${report.chosen === 'fitted' ? best.toFixed(1) : report.untrained.toFixed(1)} vs ${report.chosen === 'fitted' ? `untrained ${report.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of Hit@1 and MRR)`,
+      summary: `planner: ${labelled ? `${model.types.labels.length} answer types, ${model.relations.labels.length} relations` : `trained on ${train.length + val.length} queries synthesised from the store (no labelled ones: questions are grounded, answer types and relations are not learned)`}${groundingNote}; reranker (${train.length} train, ${val.length} val queries): ${report.chosen} weights kept (val ${report.chosen === 'fitted' ? best.toFixed(1) : report.untrained.toFixed(1)} vs ${report.chosen === 'fitted' ? `untrained ${report.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of Hit@1 and MRR)`,
       details: {
-        planner: { types: model.types.labels, relations: model.relations.labels },
+        planner: { types: model.types.labels, relations: model.relations.labels, groundingModels: tried },
         reranker: report,
       },
     };

@@ -142,7 +142,6 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
         for (const bar of progress.values()) bar.finish();
         const report: TrainResult = {
           ...result,
-          stacks: result.stacks.map((s) => ({ ...s, summary: synthesisedSummary(s.summary, sets) })),
           artifacts: artifactsDirectory(store.directory),
         };
         if (json) {
@@ -162,18 +161,3 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
 
 export const trainCommand = createTrainCommand();
 
-/**
- * A stack's summary as people should read it when it trained on synthesised queries only: "no
- * labelled queries: mentions only" (the default stack's words) hid that it did learn from the
- * synthesised ones; it now says how many, and why the planner still links mentions only.
- */
-export function synthesisedSummary(summary: string, sets: readonly TrainingSet[]): string {
-  const synthesised = sets.filter((set) => set.synthesized);
-  if (synthesised.length === 0 || sets.some((set) => !set.synthesized && set.train.length > 0))
-    return summary;
-  const queries = synthesised.reduce((sum, set) => sum + set.train.length + set.val.length, 0);
-  return summary.replace(
-    'no labelled queries: mentions only',
-    `trained on ${queries} queries synthesised from the store (no labelled ones, so mentions are linked but answer types and relations are not learned)`,
-  );
-}
