@@ -1,4 +1,4 @@
-import { type LinearModel, linearScore, searchText, sigmoid, textFields } from '@weft/core';
+import { searchText, sigmoid, textFields } from '@weft/core';
 import type { IndexHit, RetrievalContext, TermStatistics } from '@weft/spec';
 import { groundingWeights, type GroundingFeature, groundingFeatures } from './grounding-weights.ts';
 import { type NounPhrase, nounPhrases } from './noun-phrases.ts';
@@ -47,17 +47,6 @@ export interface GroundQuestionOptions {
   readonly candidatesPerMention?: number;
   /** Looked-up names per span (default 20). */
   readonly namesakes?: number;
-  /**
-   * Models fitted on the KB's own labelled queries (`fitGroundingModels`), per reading; a reading
-   * without one keeps the fixed `groundingWeights`.
-   */
-  readonly models?: GroundingModels;
-}
-
-/** Logistic models over `groundingFeatures` fitted on one KB, per reading of a phrase. */
-export interface GroundingModels {
-  readonly named?: LinearModel;
-  readonly described?: LinearModel;
 }
 
 interface Phrase {
@@ -251,12 +240,8 @@ export async function groundQuestion(
         isTextMatch: rank === undefined ? 0 : 1 / (1 + rank),
         bias: 1,
       };
-      const reading = e.nameWhole > 0 ? 'named' : 'described';
-      const fitted = options.models?.[reading];
-      const weights = groundingWeights[reading];
-      const score = fitted
-        ? linearScore(fitted, groundingRow(features))
-        : groundingFeatures.reduce((sum, f) => sum + weights[f] * features[f], 0);
+      const weights = groundingWeights[e.nameWhole > 0 ? 'named' : 'described'];
+      const score = groundingFeatures.reduce((sum, f) => sum + weights[f] * features[f], 0);
       return { id: e.id, type: e.type, name: e.name, probability: sigmoid(score), features };
     });
     candidates.sort((a, b) => b.probability - a.probability || a.id.localeCompare(b.id));
@@ -428,9 +413,4 @@ async function phraseRarity(phrases: readonly Phrase[], context: RetrievalContex
   if (text.specificationVersion !== 'v2' || !text.doTermStatistics) return phrases.map(() => 0.5);
   const statistics = await text.doTermStatistics({ texts: phrases.map((p) => p.text) });
   return phrases.map((_, i) => scaledIdf(statistics[i]) ?? 0.5);
-}
-
-/** A candidate's features in `groundingFeatures` order: a row for a fitted model. */
-export function groundingRow(features: Readonly<Record<GroundingFeature, number>>): number[] {
-  return groundingFeatures.map((f) => features[f]);
 }

@@ -19,7 +19,11 @@ export function groundingAnchors(grounding: Pick<Grounding, 'mentions'>): Anchor
   }));
 }
 
-const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const squash = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /**
  * The grounding's mention for words a model wrote: the same words (the reading that spells a name
@@ -38,4 +42,22 @@ export function mentionFor(
   if (!options.overlapping) return undefined;
   const around = mentions.filter((m) => text.includes(squash(m.text)) || squash(m.text).includes(text));
   return around.sort((a, b) => b.text.length - a.text.length)[0];
+}
+
+/**
+ * The anchors of a grounding's described reading only: mentions whose best candidate the question
+ * describes rather than names, at or above `minProbability`, leaving out nodes in `exclude` (those a
+ * name linker already found) — what a planner that links names its own way adds from this package.
+ */
+export function describedAnchors(
+  grounding: Pick<Grounding, 'mentions'>,
+  options: { readonly minProbability: number; readonly exclude?: ReadonlySet<string> },
+): Anchor[] {
+  const described = grounding.mentions.filter(
+    (m) =>
+      m.probability >= options.minProbability &&
+      m.candidates[0]!.features.nameWhole === 0 &&
+      !options.exclude?.has(m.candidates[0]!.id),
+  );
+  return groundingAnchors({ mentions: described });
 }

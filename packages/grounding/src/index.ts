@@ -1,8 +1,5 @@
-export { fitGroundingModels, type GroundingExample } from './fit-grounding-models.ts';
 export {
   type GroundedCandidate,
-  type GroundingModels,
-  groundingRow,
   type GroundedMention,
   type Grounding,
   type GroundQuestionOptions,
@@ -10,7 +7,7 @@ export {
   questionPhrases,
 } from './ground-question.ts';
 export { type GroundMentionOptions, groundMention } from './ground-mention.ts';
-export { groundingAnchors, mentionFor } from './grounding-anchors.ts';
+export { describedAnchors, groundingAnchors, mentionFor } from './grounding-anchors.ts';
 export { type GroundingFeature, groundingFeatures, groundingWeights } from './grounding-weights.ts';
 export { type NounPhrase, nounPhrases } from './noun-phrases.ts';
 export { contentWords, isFunctionWord, type QuerySpan, querySpans, singularForms } from './query-spans.ts';

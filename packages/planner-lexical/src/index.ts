@@ -6,6 +6,7 @@ export {
   noRelation,
   relationLabel,
 } from './lexical-planner.ts';
+export { mentionFeatures, mentionRow } from './mention-model.ts';
 export { NaiveBayes, type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
 export {
   type PlannerExample,

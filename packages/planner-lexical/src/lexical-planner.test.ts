@@ -40,14 +40,32 @@ describe('LexicalPlanner', () => {
     expect(warnings[0]).toMatch(/"default.planner-lexical" not found/);
   });
 
+  it('adds the nodes a question describes without naming them, after the named ones', async () => {
+    const context = toyContext();
+    const query = 'lenses by the brand that makes rangefinder cameras';
+    // The toy shop is too small for calibrated probabilities to be high: every described node joins.
+    const plan = await new LexicalPlanner({ minDescribedProbability: 0 }).doPlan({
+      query,
+      feedback: [],
+      context,
+    });
+    const described = plan.anchors.find((a) => a.candidates[0]?.id === 'b:leica');
+    expect(described?.mention).toBe('brand');
+    expect(described?.candidates[0]?.named).toBeUndefined();
+    const off = await new LexicalPlanner({ minDescribedProbability: 2 }).doPlan({
+      query,
+      feedback: [],
+      context,
+    });
+    expect(off.anchors.some((a) => a.candidates[0]?.id === 'b:leica')).toBe(false);
+  });
+
   it('trained on the KB: learns the relation from a mention to the answers and plans it as a path', async () => {
     const context = toyContext();
     const model = await trainLexicalPlanner(context, examples);
     expect(model.relations.labels).toContain('made_by|in');
     expect(model.relations.labels).toContain(noRelation);
     expect(model.types.labels).toEqual(['product']);
-    // The KB's own labels (a candidate next to an answer) fit grounding models.
-    expect(model.grounding?.named ?? model.grounding?.described).toBeDefined();
     const artifacts = memoryArtifacts();
     await artifacts.put(
       's.planner-lexical',

@@ -28,16 +28,11 @@ export const linearFeatures = [
 export type LinearFeature = (typeof linearFeatures)[number];
 
 /** The scores (`KnownScores`) the features are made from. */
-export const linearScoreKeys = ['bm25', 'bm25Relations', 'anchorLink', 'anchorSelf', 'anchorNamed'] as const;
+export const linearScoreKeys = ['bm25', 'bm25Relations', 'anchorLink', 'anchorSelf'] as const;
 
-/**
- * How surely the query builds on something of the graph, in [0, 1]: the square root of its most
- * confident anchor's probability. Calibrated probabilities are low even for a right anchor (one
- * question, many candidates); the root lets a likely anchor weigh (chosen on the train splits of
- * WordNet hybrid and the Pokémon hybrid and described sets, docs/results.md).
- */
+/** How specifically the query names something: its most confident anchor, in [0, 1]. */
 export function mentionGate(plan: Plan): number {
-  return Math.sqrt(Math.max(0, ...plan.anchors.map((anchor) => anchor.confidence)));
+  return Math.max(0, ...plan.anchors.map((anchor) => anchor.confidence));
 }
 
 function normalised(candidates: readonly Candidate[], key: string): number[] {
@@ -73,14 +68,12 @@ export function featureRows(candidates: readonly Candidate[], plan: Plan): numbe
   return candidates.map((c, i) => {
     const s = c.scores;
     const anchorLink = s.anchorLink ?? 0;
-    // A node whose name the question spells matches it by that name: no evidence that it is the answer.
-    const own = 1 - (s.anchorNamed ?? 0);
     const relationMatch = s.relationMatch ?? 0;
     const row: Record<LinearFeature, number> = {
       document: document[i]!,
       relations: relations[i]!,
-      documentGated: own * (1 - gate) * document[i]!,
-      relationsGated: own * gate * relations[i]!,
+      documentGated: (1 - gate) * document[i]!,
+      relationsGated: gate * relations[i]!,
       dense: dense[i]!,
       documentRank: ranks.document[i]!,
       relationsRank: ranks.relations[i]!,

@@ -23,8 +23,7 @@ describe('linear features', () => {
   it('divide scores by the best of the query, and gate document and relation-aware text by the mention', () => {
     const rows = featureRows(
       [candidate('a', { bm25: 10, bm25Relations: 5 }), candidate('b', { bm25: 5, bm25Relations: 10 })],
-      // The gate is the root of the surest anchor's probability: 0.8 here.
-      plan(0.64),
+      plan(0.8),
     );
     const f = (row: number[], name: (typeof linearFeatures)[number]) => row[linearFeatures.indexOf(name)]!;
     expect(f(rows[0]!, 'document')).toBe(1);
@@ -33,19 +32,6 @@ describe('linear features', () => {
     expect(f(rows[1]!, 'relationsGated')).toBeCloseTo(0.8);
     expect(f(rows[0]!, 'documentRank')).toBe(1);
     expect(f(rows[1]!, 'documentRank')).toBe(0.5);
-  });
-
-  it('discount the own text of a node whose name the question spells', () => {
-    const rows = featureRows(
-      [
-        candidate('named', { bm25: 10, bm25Relations: 10, anchorNamed: 0.75 }),
-        candidate('other', { bm25: 10, bm25Relations: 10 }),
-      ],
-      plan(1),
-    );
-    const f = (row: number[], name: (typeof linearFeatures)[number]) => row[linearFeatures.indexOf(name)]!;
-    expect(f(rows[0]!, 'relationsGated')).toBeCloseTo(0.25);
-    expect(f(rows[1]!, 'relationsGated')).toBeCloseTo(1);
   });
 });
 

@@ -17,7 +17,7 @@ const sets = [
       ['lenses made by Canon', ['p:ef']],
       ['a light entry level camera', ['p:d3500']],
       ['a rangefinder style compact with a fixed lens', ['p:q2']],
-      // A mention that names no anchor (the Leica Q2 is next to neither answer).
+      // A mention that names no anchor (the Leica Q2 is next to neither answer): the mention model's negatives.
       ['a camera like the Leica Q2 but made by Nikon', ['p:d850', 'p:d3500']],
       ['a lens like the Canon EF 100-400mm but made by Nikon', ['p:nikkor']],
     ],
@@ -25,32 +25,37 @@ const sets = [
   ),
 ];
 
+interface MentionChoice {
+  readonly mentionModel: boolean;
+  readonly val: number;
+}
+
 describe('default stack training', () => {
-  it('fits the planner (answer types, relations) and the reranker on labelled queries', async () => {
+  it('keeps the mention model only when the stack does better with it on val, and says which', async () => {
     const artifacts = memoryArtifacts();
     const store = { context: { ...toyContext(), artifacts } };
     const report = await defaultStack.train!(store, { sets, artifacts });
+    const tried = (report.details as { planner: { mentionModel: MentionChoice[] } }).planner.mentionModel;
+    // Labelled queries teach the mention model, so both planners were tried, the simpler one first.
+    expect(tried.map((t) => t.mentionModel)).toEqual([false, true]);
     const stored = artifacts.stored.get('default.planner-lexical') as ArtifactEnvelope<LexicalPlannerModel>;
-    expect(stored.value.types.labels).toContain('product');
-    expect(stored.value.relations.labels).toContain('made_by|in');
-    // Grounding models fitted on the labelled queries are tried beside the fixed weights, simpler first.
-    const tried = (report.details as { planner: { groundingModels: { groundingModels: boolean }[] } }).planner
-      .groundingModels;
-    expect(tried.map((t) => t.groundingModels)).toEqual([false, true]);
-    expect(report.summary).toMatch(
-      /^planner: \d+ answer types, \d+ relations, grounding models (kept|dropped) \(val [\d.]+ with, [\d.]+ without\); reranker/,
-    );
+    const kept = tried[1]!.val > tried[0]!.val;
+    expect(stored.value.mentions !== undefined).toBe(kept);
+    expect(report.summary).toContain(`mention model ${kept ? 'kept' : 'dropped'}`);
   });
 
-  it('learns no phrasing of types and relations from synthesised queries alone', async () => {
+  it('tries no mention model when only synthesised queries teach it', async () => {
     const artifacts = memoryArtifacts();
     const store = { context: { ...toyContext(), artifacts } };
     const report = await defaultStack.train!(store, {
       sets: sets.map((set) => ({ ...set, synthesized: true })),
       artifacts,
     });
-    const stored = artifacts.stored.get('default.planner-lexical') as ArtifactEnvelope<LexicalPlannerModel>;
-    expect(stored.value.relations.labels).toEqual([]);
-    expect(report.summary).toMatch(/^planner: trained on \d+ queries synthesised from the store \(no labelled ones/);
+    const tried = (report.details as { planner: { mentionModel: MentionChoice[] } }).planner.mentionModel;
+    expect(tried).toEqual([{ mentionModel: false, val: expect.any(Number) }]);
+    expect(report.summary).toMatch(
+      /^planner: trained on \d+ queries synthesised from the store \(no labelled ones/,
+    );
+    expect(report.summary).not.toContain('mention model');
   });
 });

@@ -357,13 +357,9 @@ export class FieldTraverser implements TraverserV1 {
   private candidates(plan: Plan, pool: Pool, limit: number): Candidate[] {
     const typeScore = new Map(plan.targetTypes.map((t) => [t.type, t.score]));
     const named = new Map<string, number>();
-    const spelled = new Map<string, number>();
     for (const anchor of plan.anchors)
-      for (const node of anchor.candidates) {
-        const link = anchor.confidence * node.score;
-        named.set(node.id, Math.max(named.get(node.id) ?? 0, link));
-        if (node.named) spelled.set(node.id, Math.max(spelled.get(node.id) ?? 0, link));
-      }
+      for (const node of anchor.candidates)
+        named.set(node.id, Math.max(named.get(node.id) ?? 0, anchor.confidence * node.score));
     const pathConfidence = new Map<string, number>();
     for (const path of plan.paths) {
       const hop = path.hops[0];
@@ -371,17 +367,12 @@ export class FieldTraverser implements TraverserV1 {
       const key = `${path.anchor}|${hop.edgeType}|${hop.direction}`;
       pathConfidence.set(key, Math.max(pathConfidence.get(key) ?? 0, path.confidence ?? path.score));
     }
-    // As the linear reranker's gate (`mentionGate`): the root of the surest anchor's probability.
-    const gate = Math.sqrt(Math.max(0, ...plan.anchors.map((a) => a.confidence)));
-    const totalConfidence = plan.anchors.reduce((sum, a) => sum + a.confidence, 0);
+    const gate = Math.max(0, ...plan.anchors.map((a) => a.confidence));
     const maxOf = (m: Map<string, number>) => Math.max(0, ...m.values());
     const max = { document: maxOf(pool.document), combined: maxOf(pool.combined), dense: maxOf(pool.dense) };
     const out: Candidate[] = pool.ids.map((id) => {
       const adjacency = pool.adjacency.get(id) ?? [];
-      const perAnchor = new Map<number, number>();
-      for (const a of adjacency) perAnchor.set(a.anchor, Math.max(perAnchor.get(a.anchor) ?? 0, a.weight));
-      // Adjacency to every anchor the question builds on counts (an intersection), each by its best link.
-      const anchorLink = [...perAnchor.values()].reduce((x, y) => x + y, 0) / Math.max(1, totalConfidence);
+      const anchorLink = Math.max(0, ...adjacency.map((a) => a.weight));
       const relationMatch = Math.max(
         0,
         ...adjacency.map(
@@ -395,7 +386,6 @@ export class FieldTraverser implements TraverserV1 {
         ...(pool.dense.size > 0 ? { dense: pool.dense.get(id) ?? 0 } : {}),
         anchorLink,
         anchorSelf: named.get(id) ?? 0,
-        anchorNamed: spelled.get(id) ?? 0,
         ...(type !== undefined && typeScore.size > 0 ? { targetType: typeScore.get(type) ?? 0 } : {}),
         ...(plan.paths.length > 0 ? { relationMatch } : {}),
       };

@@ -12,9 +12,7 @@ export function untrainedScore(
 ): number {
   const document = max.document > 0 ? (scores.bm25 ?? 0) / max.document : 0;
   const combined = max.combined > 0 ? (scores.bm25Relations ?? 0) / max.combined : document;
-  // A node whose name the question spells matches it by that name: no evidence that it is the answer.
-  const own = 1 - (scores.anchorNamed ?? 0);
-  return own * ((1 - gate) * document + gate * combined) + untrainedAnchorWeight * (scores.anchorLink ?? 0);
+  return (1 - gate) * document + gate * combined + untrainedAnchorWeight * (scores.anchorLink ?? 0);
 }
 
 /** Weight of adjacency to a named node in the untrained order. */

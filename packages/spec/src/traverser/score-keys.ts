@@ -16,11 +16,6 @@ export interface KnownScores {
   readonly anchorLink2?: number;
   /** The node itself is named by a query mention (link score in [0, 1]). */
   readonly anchorSelf?: number;
-  /**
-   * The node's own name or alias is spelled in the query (link score in [0, 1]): its text matches
-   * the query by that name, which says nothing about it being the answer.
-   */
-  readonly anchorNamed?: number;
   /** Probability, in [0, 1], that the relation connecting the node to a linked mention is the one the query asks about. */
   readonly relationMatch?: number;
   /** How strongly the query asks for this node's type, in [0, 1]. */
