@@ -55,6 +55,8 @@ describe('model options', () => {
     expect(made.languageModel?.modelId).toBe('tiny');
     expect(made.llmWhen).toBe('never');
     expect(await stackCreateOptions({})).toEqual({});
+    // --model-timeout reaches the LLM stages too (their own limit was a fixed 30 s).
+    expect(await stackCreateOptions({ timeoutMs: 90_000 })).toEqual({ modelTimeoutMs: 90_000 });
     await expect(
       stackCreateOptions({ spec: 'anthropic:claude-haiku-4-5' }, { env: {} }),
     ).rejects.toMatchObject({

@@ -43,8 +43,7 @@ export const modelOptionDetails: readonly string[] = [
   '--record FILE     record every model call into a JSONL cassette (needs --model)',
   '--replay FILE     answer every model call from a cassette: no network, no --model needed',
   `--model-timeout MS  give up on one model call after MS ms (default ${defaultModelTimeoutMs}, at most ${maxModelTimeoutMs});`,
-  '                  the stage then falls back as when the model fails. The LLM stages stop waiting',
-  `                  after ${defaultModelTimeoutMs} ms at most whatever this says; weft ask's answer obeys it in full`,
+  '                  the stage then falls back as when the model fails (every LLM stage and weft ask)',
 ];
 
 /** What the options say, before any model is made. */
@@ -117,6 +116,8 @@ export async function stackCreateOptions(
     ...(languageModel ? { languageModel } : {}),
     ...(settings.llmBudget === undefined ? {} : { llmBudget: settings.llmBudget }),
     ...(settings.llmWhen ? { llmWhen: settings.llmWhen } : {}),
+    // The stages' own limit too, so a longer --model-timeout is not cut at their 30 s default.
+    ...(settings.timeoutMs === undefined ? {} : { modelTimeoutMs: settings.timeoutMs }),
   };
 }
 

@@ -16,7 +16,13 @@ import { RetrieverBank } from '@weft/traverser-bank';
 import { TextSearchTraverser, VectorSearchTraverser } from '@weft/traverser-text';
 import { defaultStack } from './default-stack.ts';
 import { spread } from './spread.ts';
-import type { StackCreateOptions, StackEntry, StackStore, StackTrainOptions } from './stack-registry.ts';
+import {
+  type StackCreateOptions,
+  type StackEntry,
+  type StackStore,
+  type StackTrainOptions,
+  stageTimeout,
+} from './stack-registry.ts';
 
 /**
  * HybGRAG (a retriever bank driven by a router and refined with a critic's feedback) and KAR
@@ -95,9 +101,14 @@ export const hybgragKarStacks: readonly StackEntry[] = [
     create: (store, options) => ({
       name: 'hybgrag',
       context: withModel(store, options),
-      planner: new LlmHybgragRouter({ base: linker(), maxRounds: hybgragRounds, artifact: routerExamples }),
+      planner: new LlmHybgragRouter({
+        base: linker(),
+        maxRounds: hybgragRounds,
+        artifact: routerExamples,
+        ...stageTimeout(options),
+      }),
       traversers: [new RetrieverBank()],
-      critic: new LlmCritic({ fallback: new RuleCritic() }),
+      critic: new LlmCritic({ fallback: new RuleCritic(), ...stageTimeout(options) }),
       maxRounds: hybgragRounds,
       llmBudget: Math.min(options.llmBudget ?? hybgragBudget, hybgragBudget),
     }),
@@ -159,7 +170,7 @@ export const hybgragKarStacks: readonly StackEntry[] = [
       return {
         name: 'kar',
         context,
-        expander: new LlmKarExpander({ linker: linker() }),
+        expander: new LlmKarExpander({ linker: linker(), ...stageTimeout(options) }),
         ...finalRetrieval(context, true),
         llmBudget: options.llmBudget ?? 1,
       };

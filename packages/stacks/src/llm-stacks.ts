@@ -16,7 +16,7 @@ import { FocusedTraverser } from '@weft/traverser-focused';
 import { MixedTraverser } from '@weft/traverser-mor';
 import { offlineStacks } from './offline-stacks.ts';
 import { spread } from './spread.ts';
-import type { StackCreateOptions, StackEntry, StackStore } from './stack-registry.ts';
+import { type StackCreateOptions, type StackEntry, type StackStore, stageTimeout } from './stack-registry.ts';
 
 /**
  * The LLM stacks: MoR with an LLM planner (`mor`) and FocusedRetriever with a Cypher planner and an
@@ -83,6 +83,7 @@ const mor: StackEntry = {
         fallback: new SchemaPlanner({ artifact: offlinePlanner }),
         when: llmWhenOf(options) ?? 'unsure',
         artifact: morPlanner,
+        ...stageTimeout(options),
       }),
       // One planner call per query at most.
       options.llmBudget ?? 1,
@@ -160,9 +161,10 @@ const focused: StackEntry = {
     planner: new CypherPlanner({
       fallback: new SchemaPlanner({ artifact: offlinePlanner }),
       when: llmWhenOf(options) ?? 'always',
+      ...stageTimeout(options),
     }),
     traversers: [new FocusedTraverser() as TraverserV1],
-    rerankers: [new ListwiseLlmReranker({ topK: 20, maxCalls: 1 })],
+    rerankers: [new ListwiseLlmReranker({ topK: 20, maxCalls: 1, ...stageTimeout(options) })],
     // One Cypher query and one listwise ranking per query.
     llmBudget: options.llmBudget ?? 2,
   }),

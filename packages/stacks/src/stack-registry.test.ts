@@ -4,6 +4,7 @@ import type { RetrieverV1 } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { toyContext } from '@weft/core/test';
 import { createStack, createStackRegistry, StackRegistry } from './index.ts';
+import { stageTimeout } from './stack-registry.ts';
 
 const store = { context: toyContext() };
 const buildStack = (name: string, on = store) => createStack(name, on);
@@ -106,5 +107,12 @@ describe('stack registry', () => {
     expect(() => registry.register({ name: 'Bad Name', description: 'x', create: () => fixed })).toThrow(
       /invalid stack name/,
     );
+  });
+});
+
+describe('stageTimeout', () => {
+  it('hands a caller’s model timeout to the LLM stages, and nothing when none was set', () => {
+    expect(stageTimeout({ modelTimeoutMs: 90_000 })).toEqual({ timeoutMs: 90_000 });
+    expect(stageTimeout({})).toEqual({});
   });
 });

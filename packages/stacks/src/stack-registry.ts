@@ -13,6 +13,13 @@ export interface StackCreateOptions {
   readonly languageModel?: LanguageModelV4;
   /** LLM calls allowed per query, when the caller sets a budget. */
   readonly llmBudget?: number;
+  /** Longest wait for one model call, in milliseconds, for every LLM stage (default: each stage's 30 s). */
+  readonly modelTimeoutMs?: number;
+}
+
+/** The stage option that carries `modelTimeoutMs`, when the caller set one. */
+export function stageTimeout(options: StackCreateOptions): { readonly timeoutMs?: number } {
+  return options.modelTimeoutMs === undefined ? {} : { timeoutMs: options.modelTimeoutMs };
 }
 
 /** One query set's training material: fit on `train`, choose settings on `val`. */
