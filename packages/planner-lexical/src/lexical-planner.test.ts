@@ -40,7 +40,7 @@ describe('LexicalPlanner', () => {
     expect(warnings[0]).toMatch(/"default.planner-lexical" not found/);
   });
 
-  it('adds the nodes a question describes without naming them, after the named ones', async () => {
+  it('adds the nodes a question describes without naming them on request, after the named ones', async () => {
     const context = toyContext();
     const query = 'lenses by the brand that makes rangefinder cameras';
     // The toy shop is too small for calibrated probabilities to be high: every described node joins.
@@ -52,7 +52,7 @@ describe('LexicalPlanner', () => {
     const described = plan.anchors.find((a) => a.candidates[0]?.id === 'b:leica');
     expect(described?.mention).toBe('brand');
     expect(described?.candidates[0]?.named).toBeUndefined();
-    const off = await new LexicalPlanner({ minDescribedProbability: 2 }).doPlan({
+    const off = await new LexicalPlanner().doPlan({
       query,
       feedback: [],
       context,
