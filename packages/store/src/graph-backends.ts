@@ -9,11 +9,13 @@ export interface GraphBackendChoice {
 }
 
 /**
- * The backends `@weft/store` knows without being told, loaded on first use (a store on one engine
- * never loads the native module of another).
+ * The backends `@weft/store` knows without being told, loaded on first use: a process must never
+ * load both `kuzu` and `@ladybugdb/core` (their native modules share symbols, and such a process
+ * segfaults when it exits), so a store on one engine never loads the other's module.
  */
 const builtInBackends: Readonly<Record<string, () => Promise<GraphBackendV1>>> = {
   kuzu: async () => (await import('@weft/graph-kuzu')).kuzuBackend,
+  ladybug: async () => (await import('@weft/graph-ladybug')).ladybugBackend,
 };
 
 /** The graph backend of `weft ingest` without `--graph`. */
