@@ -1,4 +1,10 @@
-export { CsrAdjacency, type CsrNeighborsOptions, type RowReader } from './csr-adjacency.ts';
+export {
+  type AdjacencyStatements,
+  CsrAdjacency,
+  type CsrNeighborsOptions,
+  cypherAdjacencyStatements,
+  type RowReader,
+} from './csr-adjacency.ts';
 export { CsvFileWriter, csvField } from './csv-file-writer.ts';
 export {
   type ExpandMetapathOptions,
@@ -28,5 +34,5 @@ export type {
   EngineQueryResult,
   EngineValue,
 } from './embedded/engine.ts';
-export { embeddedGraphStats } from './embedded/graph-stats.ts';
+export { degreeSummary, embeddedGraphStats } from './embedded/graph-stats.ts';
 export { aliasSeparator } from './embedded/mapping.ts';

@@ -1,0 +1,7 @@
+export {
+  freePort,
+  type PostgresServer,
+  postgresBinDirectory,
+  type StartPostgresOptions,
+  startPostgres,
+} from './postgres-server.ts';

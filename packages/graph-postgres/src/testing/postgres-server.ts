@@ -1,0 +1,142 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { chownSync, existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A PostgreSQL server on 127.0.0.1 started for a test or a developer; `stop()` stops it and removes its data. */
+export interface PostgresServer {
+  /** `postgres://weft@127.0.0.1:<port>/postgres` (trust authentication, loopback only). */
+  readonly url: string;
+  readonly port: number;
+  readonly dataDirectory: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The folder of PostgreSQL's server programs (`initdb`, `pg_ctl`): `$WEFT_PG_BIN`, else Debian's
+ * newest `/usr/lib/postgresql/<major>/bin`, else `pg_config --bindir`; undefined when none is installed.
+ */
+export function postgresBinDirectory(): string | undefined {
+  const candidates = [
+    process.env.WEFT_PG_BIN,
+    ...['17', '16', '15', '14'].map((major) => `/usr/lib/postgresql/${major}/bin`),
+  ];
+  for (const candidate of candidates)
+    if (candidate && existsSync(join(candidate, 'initdb')) && existsSync(join(candidate, 'pg_ctl')))
+      return candidate;
+  try {
+    const bindir = execFileSync('pg_config', ['--bindir'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    if (existsSync(join(bindir, 'initdb'))) return bindir;
+  } catch {}
+  return undefined;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** PostgreSQL refuses to run as root: as root, its programs run as `postgres` (or `nobody`). */
+function runAs(): { user: string; uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  for (const user of ['postgres', 'nobody']) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
+      return { user, uid, gid };
+    } catch {}
+  }
+  throw new Error('running as root and there is no postgres or nobody user to run PostgreSQL as');
+}
+
+async function pg(bin: string, program: string, args: string[]): Promise<void> {
+  const as = runAs();
+  const command = as ? 'runuser' : join(bin, program);
+  const argv = as ? ['-u', as.user, '--', join(bin, program), ...args] : args;
+  await run(command, argv, { cwd: tmpdir() });
+}
+
+export interface StartPostgresOptions {
+  /** Default: a free port. */
+  readonly port?: number;
+  /** Where the cluster goes (default: a new temp folder, removed by `stop`). */
+  readonly dataDirectory?: string;
+  /** Extra `postgres -c` settings, e.g. `{ wal_level: 'replica' }`. */
+  readonly settings?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Creates a throw-away cluster (`initdb`, trust authentication, superuser `weft`) and starts it on
+ * 127.0.0.1, tuned for tests (no fsync). Needs PostgreSQL's server programs (Debian:
+ * `apt-get install postgresql-15`); see `postgresBinDirectory`.
+ */
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
+  const bin = postgresBinDirectory();
+  if (!bin) throw new Error('PostgreSQL is not installed (Debian: apt-get install postgresql-15)');
+  const root = options.dataDirectory ? undefined : await mkdtemp(join(tmpdir(), 'weft-pg-'));
+  const dataDirectory = options.dataDirectory ?? join(root!, 'data');
+  const as = runAs();
+  if (as && root) chownSync(root, as.uid, as.gid);
+  const port = options.port ?? (await freePort());
+  await pg(bin, 'initdb', [
+    '-D',
+    dataDirectory,
+    '-A',
+    'trust',
+    '-U',
+    'weft',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--locale=C',
+  ]);
+  const settings: Record<string, string> = {
+    listen_addresses: '127.0.0.1',
+    port: String(port),
+    unix_socket_directories: dataDirectory,
+    fsync: 'off',
+    synchronous_commit: 'off',
+    full_page_writes: 'off',
+    ...options.settings,
+  };
+  const serverOptions = Object.entries(settings)
+    .map(([key, value]) => `-c ${key}=${value}`)
+    .join(' ');
+  await pg(bin, 'pg_ctl', [
+    '-D',
+    dataDirectory,
+    '-o',
+    serverOptions,
+    '-l',
+    join(dataDirectory, 'server.log'),
+    '-w',
+    'start',
+  ]);
+  let stopped = false;
+  return {
+    url: `postgres://weft@127.0.0.1:${port}/postgres`,
+    port,
+    dataDirectory,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await pg(bin, 'pg_ctl', ['-D', dataDirectory, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
+      if (root) await rm(root, { recursive: true, force: true });
+    },
+  };
+}
