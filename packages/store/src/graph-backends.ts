@@ -16,6 +16,7 @@ export interface GraphBackendChoice {
 const builtInBackends: Readonly<Record<string, () => Promise<GraphBackendV1>>> = {
   kuzu: async () => (await import('@weft/graph-kuzu')).kuzuBackend,
   ladybug: async () => (await import('@weft/graph-ladybug')).ladybugBackend,
+  postgres: async () => (await import('@weft/graph-postgres')).postgresBackend,
 };
 
 /** The graph backend of `weft ingest` without `--graph`. */

@@ -4,4 +4,5 @@ export {
   postgresBinDirectory,
   type StartPostgresOptions,
   startPostgres,
+  stopPostgres,
 } from './postgres-server.ts';

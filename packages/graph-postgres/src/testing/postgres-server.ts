@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,7 +74,10 @@ async function pg(bin: string, program: string, args: string[]): Promise<void> {
 export interface StartPostgresOptions {
   /** Default: a free port. */
   readonly port?: number;
-  /** Where the cluster goes (default: a new temp folder, removed by `stop`). */
+  /**
+   * Where the cluster goes (default: a new temp folder, removed by `stop`). A folder that already
+   * holds a cluster is started as it is (and kept by `stop`).
+   */
   readonly dataDirectory?: string;
   /** Extra `postgres -c` settings, e.g. `{ wal_level: 'replica' }`. */
   readonly settings?: Readonly<Record<string, string>>;
@@ -85,6 +88,13 @@ export interface StartPostgresOptions {
  * 127.0.0.1, tuned for tests (no fsync). Needs PostgreSQL's server programs (Debian:
  * `apt-get install postgresql-15`); see `postgresBinDirectory`.
  */
+/** Stops the cluster in `dataDirectory` (fast shutdown); nothing when none runs there. */
+export async function stopPostgres(dataDirectory: string): Promise<void> {
+  const bin = postgresBinDirectory();
+  if (bin && existsSync(join(dataDirectory, 'postmaster.pid')))
+    await pg(bin, 'pg_ctl', ['-D', dataDirectory, '-m', 'fast', '-w', 'stop']);
+}
+
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinDirectory();
   if (!bin) throw new Error('PostgreSQL is not installed (Debian: apt-get install postgresql-15)');
@@ -92,19 +102,24 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const dataDirectory = options.dataDirectory ?? join(root!, 'data');
   const as = runAs();
   if (as && root) chownSync(root, as.uid, as.gid);
+  if (as && !root && !existsSync(dataDirectory)) {
+    await mkdir(dataDirectory, { recursive: true, mode: 0o700 });
+    chownSync(dataDirectory, as.uid, as.gid);
+  }
   const port = options.port ?? (await freePort());
-  await pg(bin, 'initdb', [
-    '-D',
-    dataDirectory,
-    '-A',
-    'trust',
-    '-U',
-    'weft',
-    '-E',
-    'UTF8',
-    '--no-sync',
-    '--locale=C',
-  ]);
+  if (!existsSync(join(dataDirectory, 'PG_VERSION')))
+    await pg(bin, 'initdb', [
+      '-D',
+      dataDirectory,
+      '-A',
+      'trust',
+      '-U',
+      'weft',
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--locale=C',
+    ]);
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
     port: String(port),
