@@ -113,15 +113,11 @@ export class CsrAdjacency {
 
     const groups: { type: number; offsets: number[]; ids: string[] }[] = [];
     let size = 0;
-    await read(
-      statements.nodes,
-      {},
-      (row) => {
-        const offsets = (row.offsets as (number | bigint)[]).map(Number);
-        for (const offset of offsets) if (offset >= size) size = offset + 1;
-        groups.push({ type: nodeTypes.code(row.type as string), offsets, ids: row.ids as string[] });
-      },
-    );
+    await read(statements.nodes, {}, (row) => {
+      const offsets = (row.offsets as (number | bigint)[]).map(Number);
+      for (const offset of offsets) if (offset >= size) size = offset + 1;
+      groups.push({ type: nodeTypes.code(row.type as string), offsets, ids: row.ids as string[] });
+    });
     const ids: (string | undefined)[] = new Array(size);
     const offsetOf = new Map<string, number>();
     const nodeType = smallIntArray(size, nodeTypes.names.length);
@@ -139,16 +135,12 @@ export class CsrAdjacency {
     // Edge list first (9 bytes an edge), then both CSR directions from it by counting sort.
     const chunks: { type: number; packed: number[] }[] = [];
     let edgeCount = 0;
-    await read(
-      statements.edges,
-      { size: Math.max(size, 1) },
-      (row) => {
-        const packed = row.packed as (number | bigint)[];
-        const numbers = typeof packed[0] === 'bigint' ? packed.map(Number) : (packed as number[]);
-        chunks.push({ type: edgeTypes.code(row.type as string), packed: numbers });
-        edgeCount += numbers.length;
-      },
-    );
+    await read(statements.edges, { size: Math.max(size, 1) }, (row) => {
+      const packed = row.packed as (number | bigint)[];
+      const numbers = typeof packed[0] === 'bigint' ? packed.map(Number) : (packed as number[]);
+      chunks.push({ type: edgeTypes.code(row.type as string), packed: numbers });
+      edgeCount += numbers.length;
+    });
     const src = new Uint32Array(edgeCount);
     const dst = new Uint32Array(edgeCount);
     const type = smallIntArray(edgeCount, edgeTypes.names.length);

@@ -31,7 +31,10 @@ export async function embeddedGraphStats(pool: ConnectionPool): Promise<GraphSta
 }
 
 /** Mean, max and quantiles of a degree histogram (rows of `degree`, `count`, ordered by degree). */
-export function degreeSummary(histogram: readonly Record<string, unknown>[], nodes: number): GraphStats['degree'] {
+export function degreeSummary(
+  histogram: readonly Record<string, unknown>[],
+  nodes: number,
+): GraphStats['degree'] {
   const at = (q: number) => {
     const rank = Math.min(nodes - 1, Math.floor(q * nodes));
     let seen = 0;
