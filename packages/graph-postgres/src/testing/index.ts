@@ -4,5 +4,6 @@ export {
   postgresBinDirectory,
   type StartPostgresOptions,
   startPostgres,
+  startStandby,
   stopPostgres,
 } from './postgres-server.ts';

@@ -155,3 +155,40 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     },
   };
 }
+
+/**
+ * Starts a streaming hot-standby replica of `primary` on 127.0.0.1 (`pg_basebackup -R`, a free
+ * port): read-only, it replays what the primary writes. `stop()` stops it and removes its data.
+ */
+export async function startStandby(primary: PostgresServer): Promise<PostgresServer> {
+  const bin = postgresBinDirectory();
+  if (!bin) throw new Error('PostgreSQL is not installed (Debian: apt-get install postgresql-15)');
+  const root = await mkdtemp(join(tmpdir(), 'weft-pg-standby-'));
+  const as = runAs();
+  if (as) chownSync(root, as.uid, as.gid);
+  const dataDirectory = join(root, 'data');
+  await pg(bin, 'pg_basebackup', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'weft',
+    '-D',
+    dataDirectory,
+    '-R',
+    '-X',
+    'stream',
+    '--no-sync',
+  ]);
+  // The copy holds the primary's pid file and log: neither belongs to the standby.
+  await rm(join(dataDirectory, 'postmaster.pid'), { force: true });
+  const standby = await startPostgres({ dataDirectory, settings: { hot_standby: 'on' } });
+  return {
+    ...standby,
+    async stop() {
+      await standby.stop();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
