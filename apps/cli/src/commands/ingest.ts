@@ -11,6 +11,8 @@ const phaseLabels: Record<string, string> = {
   'graph:copy-nodes': 'load nodes (COPY)',
   'graph:copy-edges': 'load edges (COPY)',
   'graph:checkpoint': 'checkpoint',
+  'graph:index': 'index the graph tables',
+  'graph:swap': 'swap the graph schema in',
 };
 
 function table(counts: Readonly<Record<string, number>>): string[] {
