@@ -16,6 +16,7 @@ describe('KuzuConnectionPool', () => {
     root = await mkdtemp(join(tmpdir(), 'weft-kuzu-pool-'));
     const skb = toySkb();
     await buildKuzuGraph({ directory: join(root, 'graph'), ...skb });
+    await kuzuEngine.load();
     db = new kuzu.Database(join(root, 'graph', databaseFileName), 1 << 27, true, true);
     await db.init();
   });

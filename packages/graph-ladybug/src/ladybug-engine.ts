@@ -1,4 +1,5 @@
-import lbug from '@ladybugdb/core';
+import type lbugModule from '@ladybugdb/core';
+import { WeftError } from '@weft/core';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from '@weft/graph-kit';
 
 /** The database file inside a graph directory. */
@@ -17,19 +18,36 @@ export interface LadybugEngineOptions {
   readonly maxDatabaseBytes?: number;
 }
 
-/** LadybugDB (`@ladybugdb/core` on npm), Kùzu's maintained fork, as a Kùzu-API engine of `@weft/graph-kit`. */
+let lbug: typeof lbugModule | undefined;
+
+function loaded(): typeof lbugModule {
+  if (!lbug)
+    throw new WeftError({
+      code: 'WEFT_STORE_FAILED',
+      message: 'LadybugDB is not loaded: await engine.load() first',
+    });
+  return lbug;
+}
+
+/**
+ * LadybugDB (`@ladybugdb/core` on npm), Kùzu's maintained fork, as a Kùzu-API engine of
+ * `@weft/graph-kit`. Its native module is loaded on first use (`load`), not when this package is imported.
+ */
 export function ladybugEngine(options: LadybugEngineOptions = {}): EmbeddedEngine {
   const maxDatabaseBytes = options.maxDatabaseBytes ?? defaultMaxDatabaseBytes;
   return {
     id: 'ladybug',
     label: 'LadybugDB',
     databaseFileName,
+    async load() {
+      lbug ??= (await import('@ladybugdb/core')).default;
+    },
     openDatabase(path, { readOnly, bufferPoolSize }) {
       // 0 = LadybugDB's default buffer pool (most of the machine's RAM), as in Kùzu.
-      return new lbug.Database(path, bufferPoolSize ?? 0, true, readOnly, maxDatabaseBytes);
+      return new (loaded().Database)(path, bufferPoolSize ?? 0, true, readOnly, maxDatabaseBytes);
     },
     connect(database: EngineDatabase): EngineConnection {
-      return new lbug.Connection(database as lbug.Database) as unknown as EngineConnection;
+      return new (loaded().Connection)(database as lbugModule.Database) as unknown as EngineConnection;
     },
   };
 }

@@ -94,6 +94,7 @@ export async function buildEmbeddedGraph(
     options.onProgress?.('write-edges', edges);
     lap('writeEdges');
 
+    await engine.load();
     db = engine.openDatabase(path, { readOnly: false });
     connection = engine.connect(db);
     await run(connection, nodeTableDdl);

@@ -105,6 +105,7 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
         : directory;
     if (!existsSync(path))
       throw new WeftError({ code: 'WEFT_NOT_FOUND', message: `no ${engine.label} graph at ${path}` });
+    await engine.load();
     const db = engine.openDatabase(path, {
       readOnly: !options.readWrite,
       bufferPoolSize: options.bufferPoolSize ?? 1 << 30,

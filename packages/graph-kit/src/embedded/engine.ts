@@ -48,6 +48,12 @@ export interface EmbeddedEngine {
   readonly label: string;
   /** The database file inside a graph directory, e.g. `graph.kuzu`. */
   readonly databaseFileName: string;
+  /**
+   * Loads the engine's native module; awaited before `openDatabase` and `connect`. Importing an engine
+   * package loads nothing native: a process that merely imports both Kùzu and LadybugDB stays safe
+   * (one that loads both native modules segfaults when it exits).
+   */
+  load(): Promise<void>;
   openDatabase(path: string, options: EmbeddedDatabaseOptions): EngineDatabase;
   connect(database: EngineDatabase): EngineConnection;
 }
