@@ -138,7 +138,7 @@ suite(`weft serve × 3 behind nginx, on a PostgreSQL hot standby${missing.length
         '      proxy_http_version 1.1;',
         '      proxy_set_header Connection "";',
         '      proxy_read_timeout 60s;',
-        '      proxy_next_upstream error timeout http_502 http_503;',
+        '      proxy_next_upstream error timeout http_502 http_503 non_idempotent;', // POST /query only reads
         '      proxy_next_upstream_tries 3;',
         '    }',
         '  }',
