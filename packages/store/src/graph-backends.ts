@@ -19,7 +19,11 @@ const builtInBackends: Readonly<Record<string, () => Promise<GraphBackendV1>>> =
   postgres: async () => (await import('@weft/graph-postgres')).postgresBackend,
 };
 
-/** The graph backend of `weft ingest` without `--graph`. */
+/**
+ * The graph backend of `weft ingest` without `--graph`: Kùzu, which answered faster than LadybugDB
+ * (p50, first query) in every run of `apps/cli/bench/graph-engines.ts`; LadybugDB built faster and
+ * smaller (docs/scaling.md).
+ */
 export const defaultGraphBackend = 'kuzu';
 
 /** The ids of the built-in graph backends. */
