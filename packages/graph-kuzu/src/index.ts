@@ -4,14 +4,16 @@ export {
   buildKuzuGraph,
   type KuzuGraphBuild,
 } from './build-kuzu-graph.ts';
+export { kuzuBackend } from './kuzu-backend.ts';
+export { databaseFileName, kuzuEngine } from './kuzu-engine.ts';
+export { KuzuGraphStore, type KuzuGraphStoreOptions } from './kuzu-graph-store.ts';
+// Engine-independent parts, now in @weft/graph-kit; re-exported for existing imports.
 export {
+  CsrAdjacency,
   type ExpandMetapathOptions,
   expandMetapath,
   type MetapathPath,
   type MetapathStep,
-} from './expand-metapath.ts';
-export { CsrAdjacency } from './csr-adjacency.ts';
-export { databaseFileName } from './kuzu-graph-mapping.ts';
-export { KuzuGraphStore, type KuzuGraphStoreOptions } from './kuzu-graph-store.ts';
-export { NameIndex } from './name-index.ts';
-export { assertReadOnlyCypher } from './read-only-cypher.ts';
+  NameIndex,
+  assertReadOnlyCypher,
+} from '@weft/graph-kit';

@@ -6,9 +6,8 @@ import { InMemoryGraphStore, toySkb } from '@weft/core/test';
 import kuzu from 'kuzu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildKuzuGraph } from './build-kuzu-graph.ts';
-import { KuzuConnectionPool } from './kuzu-connection-pool.ts';
-import { databaseFileName } from './kuzu-graph-mapping.ts';
-import { kuzuGraphStats } from './kuzu-graph-stats.ts';
+import { ConnectionPool, embeddedGraphStats } from '@weft/graph-kit';
+import { databaseFileName, kuzuEngine } from './kuzu-engine.ts';
 
 describe('KuzuConnectionPool', () => {
   let root: string;
@@ -17,6 +16,7 @@ describe('KuzuConnectionPool', () => {
     root = await mkdtemp(join(tmpdir(), 'weft-kuzu-pool-'));
     const skb = toySkb();
     await buildKuzuGraph({ directory: join(root, 'graph'), ...skb });
+    await kuzuEngine.load();
     db = new kuzu.Database(join(root, 'graph', databaseFileName), 1 << 27, true, true);
     await db.init();
   });
@@ -26,7 +26,7 @@ describe('KuzuConnectionPool', () => {
   });
 
   it('queues callers beyond its connections and answers each of them', async () => {
-    const pool = new KuzuConnectionPool(db, 1);
+    const pool = new ConnectionPool(kuzuEngine, db, 1);
     expect(pool.size).toBe(1);
     const statement = 'MATCH (n:Node) WHERE n.id = $id RETURN n.name AS name';
     const ids = ['p:d850', 'b:nikon', 'c:dslr', 'p:q2'];
@@ -41,7 +41,7 @@ describe('KuzuConnectionPool', () => {
   });
 
   it('waits for the queries in flight on close, then refuses new ones', async () => {
-    const pool = new KuzuConnectionPool(db, 2);
+    const pool = new ConnectionPool(kuzuEngine, db, 2);
     const lease = await pool.acquire();
     let closed = false;
     const closing = pool.close().then(() => {
@@ -58,15 +58,15 @@ describe('KuzuConnectionPool', () => {
   });
 
   it('wraps a failing statement into a typed error and gives the connection back', async () => {
-    const pool = new KuzuConnectionPool(db, 1);
+    const pool = new ConnectionPool(kuzuEngine, db, 1);
     await expect(pool.query('MATCH (n:Nope) RETURN n', {})).rejects.toSatisfy((error) => WeftError.is(error));
     expect((await pool.query('MATCH (n:Node) RETURN count(*) AS c', {}))[0]?.c).toBe(toySkb().nodes.length);
     await pool.close();
   });
 
   it('computes the same statistics as the reference store', async () => {
-    const pool = new KuzuConnectionPool(db, 2);
-    expect(await kuzuGraphStats(pool)).toEqual(await new InMemoryGraphStore(toySkb()).doStats());
+    const pool = new ConnectionPool(kuzuEngine, db, 2);
+    expect(await embeddedGraphStats(pool)).toEqual(await new InMemoryGraphStore(toySkb()).doStats());
     await pool.close();
   });
 });

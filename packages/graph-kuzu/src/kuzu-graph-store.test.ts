@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { runGraphStoreSuite } from '@weft/conformance';
 import { WeftError } from '@weft/core';
+import { expandMetapath } from '@weft/graph-kit';
 import { toySkb } from '@weft/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expandMetapath } from './expand-metapath.ts';
 import type { KuzuGraphStore } from './kuzu-graph-store.ts';
 import { temporaryGraph } from './test-graph.ts';
 

@@ -23,6 +23,12 @@ export type {
   NameMatch,
   NameMatchKind,
 } from './graph-store/graph-store-v1.ts';
+export type {
+  GraphBackendV1,
+  GraphBuildInput,
+  GraphBuildResult,
+  GraphOpenOptions,
+} from './graph-store/graph-backend-v1.ts';
 export type { IndexFilter, IndexHit } from './index-filter.ts';
 export type { TextIndexV1, TextSearchOptions } from './text-index/text-index-v1.ts';
 export type {

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WeftError } from '@weft/core';
-import { buildKuzuGraph, type KuzuGraphBuild } from '@weft/graph-kuzu';
 import { formatSkbIssue, openBundle, type ValidationReport, validateBundle } from '@weft/skb';
+import type { GraphBackendV1, GraphBuildResult } from '@weft/spec';
+import { defaultGraphBackend, parseGraphBackend, resolveGraphBackend } from './graph-backends.ts';
 import { type RelationDocumentOptions, RelationDocuments } from './relation-documents.ts';
 import { buildIndexes } from './store-indexes.ts';
 import {
@@ -20,6 +21,13 @@ export interface BuildStoreOptions {
   /** The store directory (`--db`); replaced atomically when it already holds a store. */
   readonly directory: string;
   readonly strict?: boolean;
+  /**
+   * The graph backend: `kuzu` (default), `ladybug`, `postgres://…` or `<id>[:<target>]` of one of
+   * `graphBackends` (see `parseGraphBackend`).
+   */
+  readonly graph?: string;
+  /** Graph backends besides (or instead of) the built-in ones, chosen by id. */
+  readonly graphBackends?: readonly GraphBackendV1[];
   /** Embedder for the vector index (default `local`). */
   readonly embedder?: string;
   /**
@@ -37,7 +45,7 @@ export interface BuildStoreOptions {
 export interface BuiltStore {
   readonly manifest: StoreManifest;
   readonly validation: ValidationReport;
-  readonly graph: KuzuGraphBuild;
+  readonly graph: GraphBuildResult;
   readonly seconds: number;
 }
 
@@ -69,6 +77,8 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
   const bundle = resolve(options.bundle);
   const directory = resolve(options.directory);
   if (!existsSync(bundle)) throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `no bundle at ${bundle}` });
+  const choice = parseGraphBackend(options.graph ?? defaultGraphBackend);
+  const backend = await resolveGraphBackend(choice.id, options.graphBackends);
   await recoverStoreDirectory(directory);
   assertReplaceable(directory);
 
@@ -83,13 +93,14 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
   const staging = stagingDirectory(directory);
   try {
     await mkdir(staging, { recursive: true });
-    // The graph (Kùzu's COPY runs on native threads) and the indexes (embedding in JavaScript) are
+    // The graph (an embedded engine's COPY runs on native threads) and the indexes (embedding in JavaScript) are
     // built at the same time: on two cores that hides most of the graph's time.
     // Both are awaited before anything is cleaned up, so a failure of one never removes the staging
     // folder under the other.
     const [graphBuild, indexBuild] = await Promise.allSettled([
-      buildKuzuGraph({
-        directory: join(staging, 'graph'),
+      backend.build({
+        directory: staging,
+        ...(choice.target !== undefined ? { target: choice.target } : {}),
         schema: opened.schema,
         nodes: opened.nodes(),
         edges: opened.edges(),
@@ -145,7 +156,7 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
         nodesByType: graph.nodesByType,
         edgesByType: graph.edgesByType,
       },
-      graph: { provider: 'kuzu', path: 'graph' },
+      graph: { provider: backend.id, path: graph.location },
       ...(indexes ? { indexes } : {}),
     };
     // The manifest is written last: a directory without it is never taken for a store.

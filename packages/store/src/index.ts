@@ -1,4 +1,11 @@
 export { type BuildStoreOptions, type BuiltStore, buildStore } from './build-store.ts';
+export {
+  builtInGraphBackends,
+  defaultGraphBackend,
+  type GraphBackendChoice,
+  parseGraphBackend,
+  resolveGraphBackend,
+} from './graph-backends.ts';
 export { openStore, type OpenStoreOptions } from './open-store.ts';
 export { type RelationDocumentOptions, RelationDocuments, relationLabel } from './relation-documents.ts';
 export { artifactsDirectory, replaceArtifacts } from './replace-artifacts.ts';

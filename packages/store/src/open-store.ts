@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { FileArtifactStore, WeftError } from '@weft/core';
-import { KuzuGraphStore } from '@weft/graph-kuzu';
-import type { RetrievalContext, TextIndexV1 } from '@weft/spec';
+import type { GraphBackendV1, RetrievalContext, TextIndexV1 } from '@weft/spec';
+import { resolveGraphBackend } from './graph-backends.ts';
 import { artifactsDirectory } from './replace-artifacts.ts';
 import { openIndexes } from './store-indexes.ts';
 import { readManifest, recoverStoreDirectory } from './store-directory.ts';
@@ -28,12 +27,15 @@ const missingTextIndex: TextIndexV1 = {
 export interface OpenStoreOptions {
   /** Embed queries with this embedder spec; it must match the one the vectors were built with. */
   readonly queryEmbedder?: string;
+  /** Graph backends besides the built-in ones; the manifest's `graph.provider` picks one by id. */
+  readonly graphBackends?: readonly GraphBackendV1[];
 }
 
 export async function openStore(directory: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
   await recoverStoreDirectory(directory);
   const manifest = await readManifest(directory);
-  const graph = await KuzuGraphStore.open(join(directory, manifest.graph.path));
+  const backend = await resolveGraphBackend(manifest.graph.provider, options.graphBackends);
+  const graph = await backend.open(manifest.graph.path, { baseDirectory: directory });
   let indexes: OpenedIndexes | undefined;
   try {
     if (manifest.indexes) {

@@ -14,7 +14,7 @@ import type {
  * A store directory (`--db <dir>`) holds everything built from one bundle:
  *
  *   <dir>/store.json   this manifest, written last: a directory without it is not a store
- *   <dir>/graph/       the graph store (Kùzu)
+ *   <dir>/graph/       the graph store of an embedded backend (Kùzu); absent for a server backend
  *   <dir>/index/       the text and vector indexes (LanceDB) and the fitted local embedder
  *   <dir>/artifacts/   what `weft train` fitted (JSON files, FileArtifactStore)
  *
@@ -31,6 +31,10 @@ export interface StoreManifest {
     readonly nodesByType: Readonly<Record<string, number>>;
     readonly edgesByType: Readonly<Record<string, number>>;
   };
+  /**
+   * `provider`: the id of the `GraphBackendV1` that built the graph and opens it; `path`: what its
+   * `open` takes (relative to the store directory for embedded backends, e.g. `graph`).
+   */
   readonly graph: { readonly provider: string; readonly path: string };
   readonly indexes?: IndexManifest;
 }

@@ -212,8 +212,9 @@ async function main(): Promise<void> {
           name: 'weft-pack-check',
           private: true,
           type: 'module',
-          // kuzu's install script puts its native binary in place; npm 11 asks for this consent.
-          allowScripts: { kuzu: true },
+          // kuzu's and @ladybugdb/core's install scripts put their native binaries in place; npm 11
+          // asks for this consent.
+          allowScripts: { kuzu: true, '@ladybugdb/core': true },
         },
         null,
         2,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type Command, requiredOption, stringOption, UsageError } from '../command.ts';
 import { Progress } from '../progress.ts';
-import { buildStore } from '@weft/store';
+import { buildStore, builtInGraphBackends, defaultGraphBackend } from '@weft/store';
 
 const phaseLabels: Record<string, string> = {
   'validate:nodes': 'validate nodes',
@@ -11,6 +11,8 @@ const phaseLabels: Record<string, string> = {
   'graph:copy-nodes': 'load nodes (COPY)',
   'graph:copy-edges': 'load edges (COPY)',
   'graph:checkpoint': 'checkpoint',
+  'graph:index': 'index the graph tables',
+  'graph:swap': 'swap the graph schema in',
 };
 
 function table(counts: Readonly<Record<string, number>>): string[] {
@@ -25,10 +27,12 @@ function table(counts: Readonly<Record<string, number>>): string[] {
 export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Validate an SKB bundle and build a store from it (graph, text and vector indexes)',
-  usage: 'weft ingest <bundle> --db <dir> [--strict] [--embedder local] [--json]',
+  usage: 'weft ingest <bundle> --db <dir> [--graph <backend>] [--strict] [--embedder local] [--json]',
   details: [
     '--db <dir>         the store directory; an existing store there is replaced atomically,',
     '                   a non-empty directory that is not a Weft store is refused',
+    `--graph <backend>  the graph engine: ${builtInGraphBackends.join(', ')} (default ${defaultGraphBackend}),`,
+    '                   or a server URL such as postgres://user@host:5432/db',
     '--strict           stop validation at the first problem (default: report every problem)',
     '--embedder <spec>  embedder of the vector index: local (default) or provider:model',
     '--json             print the summary as one JSON object on stdout',
@@ -36,9 +40,11 @@ export const ingestCommand: Command = {
   examples: [
     'weft ingest .weft/wordnet-bundle --db /tmp/wn',
     'weft ingest my-bundle --db stores/mine --strict --json',
+    'weft ingest .weft/wordnet-bundle --db /tmp/wn-kuzu --graph kuzu',
   ],
   options: {
     db: { type: 'string' },
+    graph: { type: 'string' },
     strict: { type: 'boolean' },
     embedder: { type: 'string' },
   },
@@ -49,6 +55,7 @@ export const ingestCommand: Command = {
     const bundle = resolve(io.cwd, bundleArgument);
     const directory = resolve(io.cwd, requiredOption(args, 'db'));
     const embedder = stringOption(args, 'embedder') ?? 'local';
+    const graph = stringOption(args, 'graph');
     const bars = new Map<string, Progress>();
     const finished = new Set<string>();
     const built = await buildStore({
@@ -56,6 +63,7 @@ export const ingestCommand: Command = {
       directory,
       strict: args.values.strict === true,
       embedder,
+      ...(graph !== undefined ? { graph } : {}),
       // The graph and the indexes are built at once: one progress line per phase.
       onProgress: (phase, done, total) => {
         let progress = bars.get(phase);
@@ -89,6 +97,7 @@ export const ingestCommand: Command = {
           nodesByType: manifest.counts.nodesByType,
           edgesByType: manifest.counts.edgesByType,
           queries: built.validation.summary.queries,
+          graph: manifest.graph,
           indexes: manifest.indexes ?? null,
           seconds,
           graphTimings: built.graph.timings,
@@ -109,6 +118,7 @@ export const ingestCommand: Command = {
           .map(([set, n]) => `${set} (${n})`)
           .join(', ') || 'none'
       }`,
+      `  graph: ${manifest.graph.provider}`,
       `  indexes: ${manifest.indexes ? `text (${manifest.indexes.text.provider})${manifest.indexes.vector ? `, vector (${manifest.indexes.vector.embedder}, ${manifest.indexes.vector.dimensions} dims)` : ''}` : 'none (graph only)'}`,
     ];
     io.stdout.write(`${lines.join('\n')}\n`);

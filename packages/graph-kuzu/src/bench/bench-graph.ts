@@ -11,10 +11,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expandMetapath } from '@weft/graph-kit';
 import { openBundle } from '@weft/skb';
 import { buildKuzuGraph } from '../build-kuzu-graph.ts';
-import { expandMetapath } from '../expand-metapath.ts';
-import { databaseFileName } from '../kuzu-graph-mapping.ts';
+import { databaseFileName } from '../kuzu-engine.ts';
 import { KuzuGraphStore } from '../kuzu-graph-store.ts';
 
 function sharedDirectory(): string {

@@ -1,6 +1,6 @@
-import type kuzu from 'kuzu';
+import type { EngineConnection, EngineQueryResult } from './engine.ts';
 
-type QueryResult = kuzu.QueryResult;
+type QueryResult = EngineQueryResult;
 
 /** Every row of a (possibly multi-statement) result, closing each QueryResult. */
 export function drain(result: QueryResult | QueryResult[]): Record<string, unknown>[] {
@@ -16,7 +16,7 @@ export function drain(result: QueryResult | QueryResult[]): Record<string, unkno
 }
 
 export async function run(
-  connection: kuzu.Connection,
+  connection: EngineConnection,
   statement: string,
 ): Promise<Record<string, unknown>[]> {
   return drain(await connection.query(statement));

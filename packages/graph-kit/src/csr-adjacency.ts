@@ -7,6 +7,22 @@ export type RowReader = (
   onRow: (row: Record<string, unknown>) => void,
 ) => Promise<void>;
 
+/**
+ * The two scans that load an adjacency: `nodes` returns rows of `type`, `offsets` (dense node
+ * indexes, 0…n−1) and `ids`, grouped by type; `edges` takes `$size` (n) and returns rows of `type` and
+ * `packed` (`src · size + dst`, offsets). The defaults are the Cypher of Kùzu-API engines.
+ */
+export interface AdjacencyStatements {
+  readonly nodes: string;
+  readonly edges: string;
+}
+
+export const cypherAdjacencyStatements: AdjacencyStatements = {
+  nodes: 'MATCH (n:Node) RETURN n.type AS type, collect(offset(id(n))) AS offsets, collect(n.id) AS ids',
+  edges:
+    'MATCH (a:Node)-[e:Edge]->(b:Node) RETURN e.type AS type, collect(offset(id(a)) * $size + offset(id(b))) AS packed',
+};
+
 export interface CsrNeighborsOptions {
   readonly seeds: readonly number[];
   /** Allowed edge type codes; absent = every type. */
@@ -84,7 +100,12 @@ export class CsrAdjacency {
    * by type with `collect`, and each edge travels as one number (`src · n + dst`): Kùzu's Node.js
    * driver costs ~6 µs per row object but well under 1 µs per list element.
    */
-  static async load(read: RowReader, schemaNodeTypes: readonly string[], schemaEdgeTypes: readonly string[]) {
+  static async load(
+    read: RowReader,
+    schemaNodeTypes: readonly string[],
+    schemaEdgeTypes: readonly string[],
+    statements: AdjacencyStatements = cypherAdjacencyStatements,
+  ) {
     const nodeTypes = new Codes();
     const edgeTypes = new Codes();
     for (const name of schemaNodeTypes) nodeTypes.code(name);
@@ -92,15 +113,11 @@ export class CsrAdjacency {
 
     const groups: { type: number; offsets: number[]; ids: string[] }[] = [];
     let size = 0;
-    await read(
-      'MATCH (n:Node) RETURN n.type AS type, collect(offset(id(n))) AS offsets, collect(n.id) AS ids',
-      {},
-      (row) => {
-        const offsets = (row.offsets as (number | bigint)[]).map(Number);
-        for (const offset of offsets) if (offset >= size) size = offset + 1;
-        groups.push({ type: nodeTypes.code(row.type as string), offsets, ids: row.ids as string[] });
-      },
-    );
+    await read(statements.nodes, {}, (row) => {
+      const offsets = (row.offsets as (number | bigint)[]).map(Number);
+      for (const offset of offsets) if (offset >= size) size = offset + 1;
+      groups.push({ type: nodeTypes.code(row.type as string), offsets, ids: row.ids as string[] });
+    });
     const ids: (string | undefined)[] = new Array(size);
     const offsetOf = new Map<string, number>();
     const nodeType = smallIntArray(size, nodeTypes.names.length);
@@ -118,16 +135,12 @@ export class CsrAdjacency {
     // Edge list first (9 bytes an edge), then both CSR directions from it by counting sort.
     const chunks: { type: number; packed: number[] }[] = [];
     let edgeCount = 0;
-    await read(
-      'MATCH (a:Node)-[e:Edge]->(b:Node) RETURN e.type AS type, collect(offset(id(a)) * $size + offset(id(b))) AS packed',
-      { size: Math.max(size, 1) },
-      (row) => {
-        const packed = row.packed as (number | bigint)[];
-        const numbers = typeof packed[0] === 'bigint' ? packed.map(Number) : (packed as number[]);
-        chunks.push({ type: edgeTypes.code(row.type as string), packed: numbers });
-        edgeCount += numbers.length;
-      },
-    );
+    await read(statements.edges, { size: Math.max(size, 1) }, (row) => {
+      const packed = row.packed as (number | bigint)[];
+      const numbers = typeof packed[0] === 'bigint' ? packed.map(Number) : (packed as number[]);
+      chunks.push({ type: edgeTypes.code(row.type as string), packed: numbers });
+      edgeCount += numbers.length;
+    });
     const src = new Uint32Array(edgeCount);
     const dst = new Uint32Array(edgeCount);
     const type = smallIntArray(edgeCount, edgeTypes.names.length);

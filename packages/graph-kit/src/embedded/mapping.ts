@@ -1,5 +1,5 @@
 /**
- * How an SKB maps onto Kùzu: one `Node` table with a `type` column and one `Edge` rel table with a
+ * How an SKB maps onto a Kùzu-API engine (Kùzu, LadybugDB): one `Node` table with a `type` column and one `Edge` rel table with a
  * `type` column (see README: per-type tables were 29× slower to load and 15× larger on WordNet),
  * plus a `WeftMeta` table holding the bundle schema as JSON.
  */
@@ -10,6 +10,3 @@ export const metaTableDdl = 'CREATE NODE TABLE WeftMeta(key STRING, value STRING
 
 /** Separates aliases inside one CSV field; split back into `STRING[]` during COPY. */
 export const aliasSeparator = '\u001f';
-
-/** The database file inside a graph directory. */
-export const databaseFileName = 'graph.kuzu';

@@ -1,11 +1,11 @@
 import type { GraphStats } from '@weft/spec';
-import type { KuzuConnectionPool } from './kuzu-connection-pool.ts';
+import type { ConnectionPool } from './connection-pool.ts';
 
 /**
- * Counts of nodes and edges per type and the degree distribution of a Weft graph in Kùzu. Degrees
- * come back from Kùzu as a histogram (degree → how many nodes), so 1M nodes stay cheap in memory.
+ * Counts of nodes and edges per type and the degree distribution of a Weft graph in a Kùzu-API engine.
+ * Degrees come back from the engine as a histogram (degree → how many nodes), so 1M nodes stay cheap in memory.
  */
-export async function kuzuGraphStats(pool: KuzuConnectionPool): Promise<GraphStats> {
+export async function embeddedGraphStats(pool: ConnectionPool): Promise<GraphStats> {
   const nodesByType: Record<string, number> = {};
   const edgesByType: Record<string, number> = {};
   for (const row of await pool.query(
@@ -31,7 +31,10 @@ export async function kuzuGraphStats(pool: KuzuConnectionPool): Promise<GraphSta
 }
 
 /** Mean, max and quantiles of a degree histogram (rows of `degree`, `count`, ordered by degree). */
-function degreeSummary(histogram: readonly Record<string, unknown>[], nodes: number): GraphStats['degree'] {
+export function degreeSummary(
+  histogram: readonly Record<string, unknown>[],
+  nodes: number,
+): GraphStats['degree'] {
   const at = (q: number) => {
     const rank = Math.min(nodes - 1, Math.floor(q * nodes));
     let seen = 0;

@@ -1,27 +1,37 @@
 import { toWeftError, WeftError } from '@weft/core';
-import kuzu from 'kuzu';
-import { drain } from './kuzu-query.ts';
+import type {
+  EmbeddedEngine,
+  EngineDatabase,
+  EnginePreparedStatement,
+  EngineQueryResult,
+  EngineValue,
+  EngineConnection,
+} from './engine.ts';
+import { drain } from './query.ts';
 
 /** A connection lent out by the pool, with the statements already prepared on it. */
-export interface KuzuLease {
-  readonly connection: kuzu.Connection;
-  readonly statements: Map<string, kuzu.PreparedStatement>;
+export interface ConnectionLease {
+  readonly connection: EngineConnection;
+  readonly statements: Map<string, EnginePreparedStatement>;
 }
 
 /**
- * A fixed set of Kùzu connections to one database. A Kùzu connection runs one query at a time, so
+ * A fixed set of engine connections to one database. A connection runs one query at a time, so
  * concurrent callers each borrow one (`acquire`/`release`, or `withLease`) and queue when all are out.
- * Prepared statements are cached per connection, since Kùzu binds them to the connection.
+ * Prepared statements are cached per connection, since the engine binds them to the connection.
  */
-export class KuzuConnectionPool {
-  private readonly idle: KuzuLease[] = [];
-  private readonly all: KuzuLease[] = [];
-  private readonly waiting: ((lease: KuzuLease) => void)[] = [];
+export class ConnectionPool {
+  private readonly idle: ConnectionLease[] = [];
+  private readonly all: ConnectionLease[] = [];
+  private readonly waiting: ((lease: ConnectionLease) => void)[] = [];
   private closed = false;
 
-  constructor(db: kuzu.Database, connections: number) {
+  private readonly label: string;
+
+  constructor(engine: EmbeddedEngine, db: EngineDatabase, connections: number) {
+    this.label = engine.label;
     for (let i = 0; i < Math.max(1, connections); i++) {
-      const lease = { connection: new kuzu.Connection(db), statements: new Map() };
+      const lease = { connection: engine.connect(db), statements: new Map() };
       this.all.push(lease);
       this.idle.push(lease);
     }
@@ -32,7 +42,7 @@ export class KuzuConnectionPool {
     return this.all.length;
   }
 
-  acquire(): Promise<KuzuLease> {
+  acquire(): Promise<ConnectionLease> {
     if (this.closed)
       return Promise.reject(
         new WeftError({ code: 'WEFT_STORE_FAILED', message: 'the graph store is closed' }),
@@ -42,14 +52,14 @@ export class KuzuConnectionPool {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  release(lease: KuzuLease): void {
+  release(lease: ConnectionLease): void {
     const next = this.waiting.shift();
     if (next) next(lease);
     else this.idle.push(lease);
   }
 
   /** Runs `use` with a borrowed connection and gives it back however `use` ends. */
-  async withLease<T>(use: (lease: KuzuLease) => Promise<T>): Promise<T> {
+  async withLease<T>(use: (lease: ConnectionLease) => Promise<T>): Promise<T> {
     const lease = await this.acquire();
     try {
       return await use(lease);
@@ -58,8 +68,8 @@ export class KuzuConnectionPool {
     }
   }
 
-  /** The statement prepared on this lease's connection (once; Kùzu prepares per connection). */
-  async prepared(lease: KuzuLease, statement: string): Promise<kuzu.PreparedStatement> {
+  /** The statement prepared on this lease's connection (once; the engine prepares per connection). */
+  async prepared(lease: ConnectionLease, statement: string): Promise<EnginePreparedStatement> {
     let prepared = lease.statements.get(statement);
     if (!prepared) {
       prepared = await lease.connection.prepare(statement);
@@ -71,13 +81,13 @@ export class KuzuConnectionPool {
   }
 
   /** Runs one of the store's own statements; every parameter must be given (Kùzu keeps stale bindings). */
-  async query(statement: string, params: Record<string, kuzu.KuzuValue>): Promise<Record<string, unknown>[]> {
+  async query(statement: string, params: Record<string, EngineValue>): Promise<Record<string, unknown>[]> {
     return this.withLease(async (lease) => {
       try {
         const prepared = await this.prepared(lease, statement);
         return drain(await lease.connection.execute(prepared, params));
       } catch (error) {
-        throw toWeftError(error, 'WEFT_STORE_FAILED', 'Kùzu query failed');
+        throw toWeftError(error, 'WEFT_STORE_FAILED', `${this.label} query failed`);
       }
     });
   }
@@ -85,18 +95,18 @@ export class KuzuConnectionPool {
   /** Runs a statement and hands its rows over one at a time (never one array of them all). */
   async each(
     statement: string,
-    params: Record<string, kuzu.KuzuValue>,
+    params: Record<string, EngineValue>,
     onRow: (row: Record<string, unknown>) => void,
   ): Promise<void> {
     await this.withLease(async (lease) => {
-      let results: kuzu.QueryResult[] = [];
+      let results: EngineQueryResult[] = [];
       try {
         const prepared = await this.prepared(lease, statement);
         const result = await lease.connection.execute(prepared, params);
         results = Array.isArray(result) ? result : [result];
         for (const one of results) while (one.hasNext()) onRow(one.getNextSync() as Record<string, unknown>);
       } catch (error) {
-        throw toWeftError(error, 'WEFT_STORE_FAILED', 'Kùzu query failed');
+        throw toWeftError(error, 'WEFT_STORE_FAILED', `${this.label} query failed`);
       } finally {
         for (const one of results) one.close();
       }

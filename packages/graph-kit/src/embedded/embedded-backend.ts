@@ -1,0 +1,49 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import type {
+  GraphBackendV1,
+  GraphBuildInput,
+  GraphBuildResult,
+  GraphOpenOptions,
+  GraphStoreV1,
+} from '@weft/spec';
+import { buildEmbeddedGraph } from './build-embedded-graph.ts';
+import type { EmbeddedEngine } from './engine.ts';
+
+/** The folder of the graph inside a store directory. */
+export const embeddedGraphFolder = 'graph';
+
+/**
+ * The `GraphBackendV1` of an embedded Kùzu-API engine: `build` bulk-loads `<store>/graph/`, `open`
+ * opens it through `open` (the engine package's store, read-only unless `readWrite`).
+ */
+export function embeddedGraphBackend(
+  engine: EmbeddedEngine,
+  open: (directory: string, options: GraphOpenOptions) => Promise<GraphStoreV1>,
+): GraphBackendV1 {
+  return {
+    specificationVersion: 'v1',
+    id: engine.id,
+    embedded: true,
+    async build(input: GraphBuildInput): Promise<GraphBuildResult> {
+      const built = await buildEmbeddedGraph(engine, {
+        directory: join(input.directory, embeddedGraphFolder),
+        schema: input.schema,
+        nodes: input.nodes,
+        edges: input.edges,
+        ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+      });
+      return {
+        location: embeddedGraphFolder,
+        nodes: built.nodes,
+        edges: built.edges,
+        nodesByType: built.nodesByType,
+        edgesByType: built.edgesByType,
+        timings: built.timings,
+      };
+    },
+    open(location, options = {}) {
+      const directory = isAbsolute(location) ? location : resolve(options.baseDirectory ?? '.', location);
+      return open(directory, options.readWrite ? { readWrite: true } : {});
+    },
+  };
+}

@@ -1,0 +1,418 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { stableSample, toWeftError, WeftError } from '@weft/core';
+import type {
+  CypherParam,
+  CypherResult,
+  GraphCypherOptions,
+  GraphLookupOptions,
+  GraphNeighbor,
+  GraphNeighborsOptions,
+  GraphSampleOptions,
+  GraphStats,
+  GraphStoreV1,
+  NameMatch,
+  SkbNode,
+  SkbPropValue,
+  SkbSchema,
+} from '@weft/spec';
+import { CsrAdjacency } from '../csr-adjacency.ts';
+import { NameIndex } from '../name-index.ts';
+import { NodeCache } from '../node-cache.ts';
+import { assertReadOnlyCypher } from '../read-only-cypher.ts';
+import { ConnectionPool } from './connection-pool.ts';
+import type { EmbeddedEngine, EngineDatabase, EngineQueryResult, EngineValue } from './engine.ts';
+import { embeddedGraphStats } from './graph-stats.ts';
+import { drain } from './query.ts';
+
+export interface EmbeddedGraphStoreOptions {
+  /** Open for writing (default false: read-only, which several processes may do at once). */
+  readonly readWrite?: boolean;
+  /** Connections in the pool; queries beyond it wait (default 4). */
+  readonly connections?: number;
+  /** Buffer pool in bytes (default 1 GiB; Kùzu's own default is most of the machine's RAM). */
+  readonly bufferPoolSize?: number;
+  /** Timeout of `doCypher` queries without `timeoutMs` (default 30 s). */
+  readonly defaultTimeoutMs?: number;
+  /** Row cap of `doCypher` queries without `maxRows` (default 10,000). */
+  readonly defaultMaxRows?: number;
+  /**
+   * When to load the in-memory adjacency that answers `doNeighbors`: `'lazy'` (default) on the
+   * first call that needs it, `'open'` during `open`. Lazy keeps opening (and `weft query`
+   * start-up) at a few milliseconds; the first expansion pays the load (WordNet ~0.5 s).
+   */
+  readonly adjacency?: 'lazy' | 'open';
+  /** Nodes kept by `doGetNodes` between calls (default 10,000; 0 = no cache). */
+  readonly nodeCacheSize?: number;
+}
+
+const idBatch = 10_000;
+/** Up to this many uncached ids (or nodes/400, when known) are fetched by primary key; more through one scan. */
+const pointLookupLimit = 256;
+const nodeColumns =
+  'n.id AS id, n.type AS type, n.name AS name, n.aliases AS aliases, n.text AS text, n.props AS props';
+const noTimeoutMs = 2_147_483_647;
+
+/**
+ * The Weft graph store on an embedded Kùzu-API engine (Kùzu, LadybugDB); the engine packages
+ * subclass it (`KuzuGraphStore`, `LadybugGraphStore`). Read-only by default.
+ */
+export class EmbeddedGraphStore implements GraphStoreV1 {
+  readonly specificationVersion = 'v1';
+  readonly provider: string;
+  readonly supportsCypher = true;
+  readonly path: string;
+  protected readonly engine: EmbeddedEngine;
+  private readonly db: EngineDatabase;
+  private readonly pool: ConnectionPool;
+  private readonly options: EmbeddedGraphStoreOptions;
+  private schema: SkbSchema | undefined;
+  private names: Promise<NameIndex> | undefined;
+  private adjacency: Promise<CsrAdjacency> | undefined;
+  private adjacencyLoad: { milliseconds: number } | undefined;
+  private readonly nodeCache: NodeCache;
+  private stats: Promise<GraphStats> | undefined;
+  private closed = false;
+
+  protected constructor(
+    engine: EmbeddedEngine,
+    path: string,
+    db: EngineDatabase,
+    options: EmbeddedGraphStoreOptions,
+  ) {
+    this.engine = engine;
+    this.provider = engine.id;
+    this.path = path;
+    this.db = db;
+    this.options = options;
+    this.nodeCache = new NodeCache(options.nodeCacheSize ?? 10_000);
+    this.pool = new ConnectionPool(engine, db, options.connections ?? 4);
+  }
+
+  /**
+   * Opens the graph in `directory` (or the database file itself) with `engine`; `create` makes the
+   * store object (the engine package's subclass).
+   */
+  protected static async openWith<T extends EmbeddedGraphStore>(
+    engine: EmbeddedEngine,
+    directory: string,
+    options: EmbeddedGraphStoreOptions,
+    create: (path: string, db: EngineDatabase) => T,
+  ): Promise<T> {
+    const path =
+      existsSync(directory) && statSync(directory).isDirectory()
+        ? join(directory, engine.databaseFileName)
+        : directory;
+    if (!existsSync(path))
+      throw new WeftError({ code: 'WEFT_NOT_FOUND', message: `no ${engine.label} graph at ${path}` });
+    await engine.load();
+    const db = engine.openDatabase(path, {
+      readOnly: !options.readWrite,
+      bufferPoolSize: options.bufferPoolSize ?? 1 << 30,
+    });
+    try {
+      await db.init();
+    } catch (error) {
+      await db.close().catch(() => undefined);
+      throw toWeftError(error, 'WEFT_STORE_FAILED', `cannot open the ${engine.label} graph at ${path}`);
+    }
+    const store = create(path, db);
+    try {
+      const rows = await store.pool.query(
+        "MATCH (m:WeftMeta) WHERE m.key = 'schema' RETURN m.value AS value",
+        {},
+      );
+      const value = rows[0]?.value;
+      if (typeof value !== 'string')
+        throw new WeftError({ code: 'WEFT_STORE_FAILED', message: `${path} holds no Weft schema` });
+      store.schema = JSON.parse(value) as SkbSchema;
+      if (options.adjacency === 'open') await store.loadAdjacency();
+    } catch (error) {
+      await store.close();
+      throw toWeftError(error, 'WEFT_STORE_FAILED', `cannot open the ${engine.label} graph at ${path}`);
+    }
+    return store;
+  }
+
+  /** The in-memory adjacency (loaded once; see the README for why it sits beside Kùzu). */
+  loadAdjacency(): Promise<CsrAdjacency> {
+    this.adjacency ??= (async () => {
+      const started = performance.now();
+      const adjacency = await CsrAdjacency.load(
+        (statement, params, onRow) => this.pool.each(statement, params, onRow),
+        this.schema!.nodeTypes.map((t) => t.name),
+        this.schema!.edgeTypes.map((t) => t.name),
+      );
+      this.adjacencyLoad = { milliseconds: performance.now() - started };
+      this.loadedAdjacency = adjacency;
+      return adjacency;
+    })();
+    this.adjacency.catch(() => {
+      this.adjacency = undefined;
+    });
+    return this.adjacency;
+  }
+
+  /** Load time and size of the adjacency, once loaded (for benchmarks and diagnostics). */
+  get adjacencyInfo():
+    | { milliseconds: number; arrayBytes: number; nodes: number; edges: number }
+    | undefined {
+    const load = this.adjacencyLoad;
+    const adjacency = this.loadedAdjacency;
+    if (!load || !adjacency) return undefined;
+    return {
+      milliseconds: load.milliseconds,
+      arrayBytes: adjacency.arrayBytes,
+      nodes: adjacency.nodeCount,
+      edges: adjacency.edgeCount,
+    };
+  }
+
+  private loadedAdjacency: CsrAdjacency | undefined;
+
+  private check(signal?: AbortSignal): void {
+    if (this.closed) throw new WeftError({ code: 'WEFT_STORE_FAILED', message: 'the graph store is closed' });
+    if (signal?.aborted)
+      throw new WeftError({ code: 'WEFT_ABORTED', message: 'aborted', cause: signal.reason });
+  }
+
+  async doGetSchema(): Promise<SkbSchema> {
+    this.check();
+    return this.schema!;
+  }
+
+  async doGetNodes(
+    ids: readonly string[],
+    options: { readonly abortSignal?: AbortSignal } = {},
+  ): Promise<(SkbNode | undefined)[]> {
+    this.check(options.abortSignal);
+    const found = new Map<string, SkbNode>();
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const cached = this.nodeCache.get(id);
+      if (cached) found.set(id, cached);
+      // Once the adjacency is loaded, an unknown id needs no query at all.
+      else if (!this.loadedAdjacency || this.loadedAdjacency.offsetOf.has(id)) missing.push(id);
+    }
+    // A batch costs about one table scan (~1.5 µs a node), a key lookup ~0.4–0.5 ms an id.
+    const nodeCount = this.loadedAdjacency?.nodeCount ?? 0;
+    if (missing.length > 0 && missing.length <= Math.max(pointLookupLimit, nodeCount / 400)) {
+      // Primary-key lookups (hash index, ~0.4 ms each) spread over the pool's connections: Kùzu
+      // evaluates `id IN $list` by scanning the whole table (~200 ms on WordNet, seconds at 1M nodes).
+      const workers = Math.min(this.pool.size, Math.ceil(missing.length / 4));
+      await Promise.all(
+        Array.from({ length: workers }, (_, worker) =>
+          this.pool.withLease(async (lease) => {
+            try {
+              const prepared = await this.pool.prepared(
+                lease,
+                `MATCH (n:Node) WHERE n.id = $id RETURN ${nodeColumns}`,
+              );
+              for (let i = worker; i < missing.length; i += workers) {
+                this.check(options.abortSignal);
+                for (const row of drain(await lease.connection.execute(prepared, { id: missing[i]! })))
+                  found.set(row.id as string, toNode(row));
+              }
+            } catch (error) {
+              throw toWeftError(error, 'WEFT_STORE_FAILED', `${this.engine.label} query failed`);
+            }
+          }),
+        ),
+      );
+    } else {
+      // Many ids: one join per batch costs about one table scan, whatever the batch size.
+      // Empty list parameters crash Kùzu 0.11.3: never send one.
+      for (let i = 0; i < missing.length; i += idBatch) {
+        const rows = await this.pool.query(
+          `UNWIND CAST($ids AS STRING[]) AS x MATCH (n:Node) WHERE n.id = x RETURN ${nodeColumns}`,
+          { ids: missing.slice(i, i + idBatch) },
+        );
+        for (const row of rows) found.set(row.id as string, toNode(row));
+        this.check(options.abortSignal);
+      }
+    }
+    for (const id of missing) {
+      const node = found.get(id);
+      if (node) this.nodeCache.set(id, node);
+    }
+    return ids.map((id) => found.get(id));
+  }
+
+  async doNeighbors(options: GraphNeighborsOptions): Promise<GraphNeighbor[]> {
+    this.check(options.abortSignal);
+    if (options.seeds.length === 0 || options.edgeTypes?.length === 0 || options.nodeTypes?.length === 0)
+      return [];
+    // Answered from the in-memory adjacency: a Kùzu expansion query costs 50–200 ms on WordNet and
+    // over a second at 1M nodes, where this is microseconds per seed (README).
+    const adjacency = await this.loadAdjacency();
+    this.check(options.abortSignal);
+    const seeds: number[] = [];
+    for (const seed of new Set(options.seeds)) {
+      const offset = adjacency.offsetOf.get(seed);
+      if (offset !== undefined) seeds.push(offset);
+    }
+    if (seeds.length === 0) return [];
+    const edgeTypes = options.edgeTypes ? adjacency.edgeTypeCodes(options.edgeTypes) : undefined;
+    const nodeTypes = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
+    if (edgeTypes?.size === 0 || nodeTypes?.size === 0) return [];
+    return adjacency.neighbors({
+      seeds,
+      directions: options.direction === 'both' ? ['out', 'in'] : [options.direction],
+      ...(edgeTypes ? { edgeTypes } : {}),
+      ...(nodeTypes ? { nodeTypes } : {}),
+      ...(options.limitPerSeed !== undefined ? { limitPerSeed: options.limitPerSeed } : {}),
+    });
+  }
+
+  /** A deterministic sample of node ids, drawn from the in-memory adjacency (no Kùzu query). */
+  async doSampleNodes(options: GraphSampleOptions): Promise<string[]> {
+    this.check(options.abortSignal);
+    const adjacency = await this.loadAdjacency();
+    const types = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
+    const ids = function* () {
+      for (let offset = 0; offset < adjacency.ids.length; offset++) {
+        const id = adjacency.ids[offset];
+        if (id !== undefined && (!types || types.has(adjacency.nodeType[offset]!))) yield id;
+      }
+    };
+    return stableSample(ids(), options.count, options.seed);
+  }
+
+  /** Loads every id, name and alias once (one scan, grouped by type) into the in-process name index. */
+  private nameIndex(): Promise<NameIndex> {
+    this.names ??= (async () => {
+      const index = new NameIndex();
+      await this.pool.each(
+        // coalesce: `collect` skips NULLs, which would misalign the parallel lists.
+        "MATCH (n:Node) RETURN n.type AS type, collect(n.id) AS ids, collect(coalesce(n.name, '')) AS names, collect(coalesce(n.aliases, CAST([] AS STRING[]))) AS aliases",
+        {},
+        (row) => {
+          const type = row.type as string;
+          const ids = row.ids as string[];
+          const names = row.names as (string | null)[];
+          const aliases = row.aliases as (string[] | null)[];
+          for (let i = 0; i < ids.length; i++)
+            index.add({ id: ids[i]!, type, name: names[i] ?? '', aliases: aliases[i] ?? [] });
+        },
+      );
+      return index;
+    })();
+    this.names.catch(() => {
+      this.names = undefined;
+    });
+    return this.names;
+  }
+
+  async doLookup(names: readonly string[], options: GraphLookupOptions = {}): Promise<NameMatch[][]> {
+    this.check(options.abortSignal);
+    if (names.length === 0) return [];
+    const index = await this.nameIndex();
+    const lookup = {
+      limit: options.limit ?? 10,
+      fuzzy: options.fuzzy !== false,
+      ...(options.nodeTypes ? { nodeTypes: options.nodeTypes } : {}),
+    };
+    return names.map((name) => index.lookup(name, lookup));
+  }
+
+  async doCypher(query: string, options: GraphCypherOptions = {}): Promise<CypherResult> {
+    this.check(options.abortSignal);
+    assertReadOnlyCypher(query);
+    const params: Record<string, EngineValue> = {};
+    for (const [name, value] of Object.entries(options.params ?? {})) params[name] = checkParam(name, value);
+    const maxRows = options.maxRows ?? this.options.defaultMaxRows ?? 10_000;
+    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 30_000;
+    const lease = await this.pool.acquire();
+    let results: EngineQueryResult[] = [];
+    try {
+      const prepared = await lease.connection.prepare(query);
+      if (!prepared.isSuccess())
+        throw new WeftError({
+          code: 'WEFT_BAD_INPUT',
+          message: `invalid Cypher: ${prepared.getErrorMessage()}`,
+        });
+      lease.connection.setQueryTimeout(timeoutMs);
+      const started = performance.now();
+      try {
+        const result = await lease.connection.execute(prepared, params);
+        results = Array.isArray(result) ? result : [result];
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (/interrupt/i.test(message) || performance.now() - started >= timeoutMs) {
+          throw new WeftError({
+            code: 'WEFT_TIMEOUT',
+            message: `Cypher query timed out after ${timeoutMs} ms`,
+            cause: error,
+          });
+        }
+        throw new WeftError({
+          code: /^(Parser|Binder) exception/.test(message) ? 'WEFT_BAD_INPUT' : 'WEFT_STORE_FAILED',
+          message,
+          cause: error,
+        });
+      }
+      const last = results[results.length - 1]!;
+      const columns = last.getColumnNamesSync();
+      const rows: unknown[][] = [];
+      let truncated = false;
+      while (last.hasNext()) {
+        if (rows.length >= maxRows) {
+          truncated = true;
+          break;
+        }
+        const row = last.getNextSync() as Record<string, unknown>;
+        rows.push(columns.map((column) => row[column]));
+      }
+      return { columns, rows, truncated };
+    } finally {
+      for (const result of results) result.close();
+      // 0 is refused; the store's own queries run without a practical limit.
+      lease.connection.setQueryTimeout(noTimeoutMs);
+      this.pool.release(lease);
+    }
+  }
+
+  async doStats(): Promise<GraphStats> {
+    this.check();
+    this.stats ??= embeddedGraphStats(this.pool);
+    return this.stats;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.nodeCache.clear();
+    await this.pool.close();
+    await this.db.close();
+  }
+}
+
+function checkParam(name: string, value: CypherParam): CypherParam {
+  if (Array.isArray(value)) {
+    // An empty list parameter crashes Kùzu 0.11.3 (segfault) in `IN $list`; refuse it in JS.
+    if (value.length === 0) {
+      throw new WeftError({
+        code: 'WEFT_BAD_INPUT',
+        message: `parameter $${name} is an empty list; Kùzu cannot take empty list parameters — short-circuit instead`,
+      });
+    }
+    for (const item of value) checkParam(name, item);
+  }
+  return value;
+}
+
+function toNode(row: Record<string, unknown>): SkbNode {
+  const aliases = (row.aliases as string[] | null) ?? [];
+  const props =
+    typeof row.props === 'string' && row.props.length > 0
+      ? (JSON.parse(row.props) as Record<string, SkbPropValue>)
+      : undefined;
+  return {
+    id: row.id as string,
+    type: row.type as string,
+    name: (row.name as string | null) ?? '',
+    text: (row.text as string | null) ?? '',
+    ...(aliases.length > 0 ? { aliases } : {}),
+    ...(props ? { props } : {}),
+  };
+}

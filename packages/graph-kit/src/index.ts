@@ -1,0 +1,38 @@
+export {
+  type AdjacencyStatements,
+  CsrAdjacency,
+  type CsrNeighborsOptions,
+  cypherAdjacencyStatements,
+  type RowReader,
+} from './csr-adjacency.ts';
+export { CsvFileWriter, csvField } from './csv-file-writer.ts';
+export {
+  type ExpandMetapathOptions,
+  expandMetapath,
+  type MetapathPath,
+  type MetapathStep,
+} from './expand-metapath.ts';
+export { NameIndex, type NameIndexEntry, type NameLookupOptions } from './name-index.ts';
+export { NodeCache } from './node-cache.ts';
+export { assertReadOnlyCypher } from './read-only-cypher.ts';
+// Kùzu-API engines (Kùzu, LadybugDB): one store and one bulk build, given the engine.
+export {
+  type BuildEmbeddedGraphOptions,
+  type BuildPhase,
+  buildEmbeddedGraph,
+  type EmbeddedGraphBuild,
+} from './embedded/build-embedded-graph.ts';
+export { type ConnectionLease, ConnectionPool } from './embedded/connection-pool.ts';
+export { embeddedGraphBackend, embeddedGraphFolder } from './embedded/embedded-backend.ts';
+export { EmbeddedGraphStore, type EmbeddedGraphStoreOptions } from './embedded/embedded-graph-store.ts';
+export type {
+  EmbeddedDatabaseOptions,
+  EmbeddedEngine,
+  EngineConnection,
+  EngineDatabase,
+  EnginePreparedStatement,
+  EngineQueryResult,
+  EngineValue,
+} from './embedded/engine.ts';
+export { degreeSummary, embeddedGraphStats } from './embedded/graph-stats.ts';
+export { aliasSeparator } from './embedded/mapping.ts';

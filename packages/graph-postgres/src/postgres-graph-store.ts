@@ -1,0 +1,312 @@
+import { stableSample, toWeftError, WeftError } from '@weft/core';
+import { type AdjacencyStatements, CsrAdjacency, degreeSummary, NameIndex, NodeCache } from '@weft/graph-kit';
+import type {
+  CypherResult,
+  GraphLookupOptions,
+  GraphNeighbor,
+  GraphNeighborsOptions,
+  GraphSampleOptions,
+  GraphStats,
+  GraphStoreV1,
+  NameMatch,
+  SkbNode,
+  SkbPropValue,
+  SkbSchema,
+} from '@weft/spec';
+import postgres from 'postgres';
+import { parsePostgresLocation } from './postgres-location.ts';
+import { quoteIdentifier } from './postgres-mapping.ts';
+
+export interface PostgresGraphStoreOptions {
+  /** Open for writing (default false: every session is `default_transaction_read_only`). */
+  readonly readWrite?: boolean;
+  /** Connections in the pool (default 4). */
+  readonly connections?: number;
+  /** `'lazy'` (default): load the in-memory adjacency on the first expansion; `'open'`: during `open`. */
+  readonly adjacency?: 'lazy' | 'open';
+  /** Nodes kept by `doGetNodes` between calls (default 10,000; 0 = no cache). */
+  readonly nodeCacheSize?: number;
+}
+
+const idBatch = 10_000;
+
+/**
+ * The Weft graph store on PostgreSQL: a graph built by `buildPostgresGraph` in one schema. Nodes by
+ * id and statistics are SQL over indexed tables; expansion and name look-ups are answered, as by the
+ * embedded stores, from the in-memory adjacency and name index of `@weft/graph-kit`, loaded from the
+ * tables once (so rankings equal the embedded stores'). Cypher is refused (`supportsCypher: false`).
+ */
+export class PostgresGraphStore implements GraphStoreV1 {
+  readonly specificationVersion = 'v1';
+  readonly provider = 'postgres';
+  readonly supportsCypher = false;
+  /** The URL (without password) and schema of the graph. */
+  readonly url: string;
+  readonly schemaName: string;
+  private readonly sql: postgres.Sql;
+  private readonly table: { nodes: string; edges: string; meta: string };
+  private schema: SkbSchema | undefined;
+  private names: Promise<NameIndex> | undefined;
+  private adjacency: Promise<CsrAdjacency> | undefined;
+  private loadedAdjacency: CsrAdjacency | undefined;
+  private readonly nodeCache: NodeCache;
+  private stats: Promise<GraphStats> | undefined;
+  private closed = false;
+
+  private constructor(url: string, schema: string, sql: postgres.Sql, options: PostgresGraphStoreOptions) {
+    this.url = url;
+    this.schemaName = schema;
+    this.sql = sql;
+    const s = quoteIdentifier(schema);
+    this.table = { nodes: `${s}.nodes`, edges: `${s}.edges`, meta: `${s}.meta` };
+    this.nodeCache = new NodeCache(options.nodeCacheSize ?? 10_000);
+  }
+
+  /** Opens the graph at `location`: `postgres://user@host:port/database?schema=<schema>`. */
+  static async open(location: string, options: PostgresGraphStoreOptions = {}): Promise<PostgresGraphStore> {
+    const parsed = parsePostgresLocation(location);
+    if (!parsed.schemaGiven)
+      throw new WeftError({
+        code: 'WEFT_BAD_INPUT',
+        message: `${location}: name the graph's schema (?schema=…)`,
+      });
+    const sql = postgres(parsed.url, {
+      max: Math.max(1, options.connections ?? 4),
+      onnotice: () => {},
+      ...(parsed.password !== undefined ? { password: parsed.password } : {}),
+      connection: {
+        application_name: 'weft',
+        ...(options.readWrite ? {} : { default_transaction_read_only: 'on' }),
+      } as Record<string, string>,
+    });
+    const store = new PostgresGraphStore(parsed.url, parsed.schema, sql, options);
+    try {
+      const rows = await sql.unsafe(`SELECT value FROM ${store.table.meta} WHERE key = 'schema'`);
+      const value = rows[0]?.value;
+      if (typeof value !== 'string')
+        throw new WeftError({ code: 'WEFT_STORE_FAILED', message: `${location} holds no Weft schema` });
+      store.schema = JSON.parse(value) as SkbSchema;
+      if (options.adjacency === 'open') await store.loadAdjacency();
+    } catch (error) {
+      await store.close();
+      throw WeftError.is(error)
+        ? error
+        : toWeftError(error, 'WEFT_STORE_FAILED', `cannot open the PostgreSQL graph at ${location}`);
+    }
+    return store;
+  }
+
+  private check(signal?: AbortSignal): void {
+    if (this.closed) throw new WeftError({ code: 'WEFT_STORE_FAILED', message: 'the graph store is closed' });
+    if (signal?.aborted)
+      throw new WeftError({ code: 'WEFT_ABORTED', message: 'aborted', cause: signal.reason });
+  }
+
+  private async query(statement: string, params: readonly (string | number | string[])[] = []) {
+    try {
+      return await this.sql.unsafe(statement, params as never[]);
+    } catch (error) {
+      throw toWeftError(error, 'WEFT_STORE_FAILED', 'PostgreSQL query failed');
+    }
+  }
+
+  /** The in-memory adjacency, loaded once from the tables (node offsets = `nodes.off`). */
+  loadAdjacency(): Promise<CsrAdjacency> {
+    this.adjacency ??= (async () => {
+      const statements: AdjacencyStatements = {
+        nodes: `SELECT type, array_agg(off ORDER BY off) AS offsets, array_agg(id ORDER BY off) AS ids FROM ${this.table.nodes} GROUP BY type`,
+        // Chunked by source range: one row per (type, 65,536 sources), never one giant array.
+        edges: `SELECT type, array_agg(src::float8 * $1::float8 + dst) AS packed FROM ${this.table.edges} GROUP BY type, src >> 16`,
+      };
+      const adjacency = await CsrAdjacency.load(
+        async (statement, params, onRow) => {
+          const rows = await this.query(statement, statement.includes('$1') ? [params.size ?? 1] : []);
+          for (const row of rows) onRow(row as Record<string, unknown>);
+        },
+        this.schema!.nodeTypes.map((t) => t.name),
+        this.schema!.edgeTypes.map((t) => t.name),
+        statements,
+      );
+      this.loadedAdjacency = adjacency;
+      return adjacency;
+    })();
+    this.adjacency.catch(() => {
+      this.adjacency = undefined;
+    });
+    return this.adjacency;
+  }
+
+  async doGetSchema(): Promise<SkbSchema> {
+    this.check();
+    return this.schema!;
+  }
+
+  async doGetNodes(
+    ids: readonly string[],
+    options: { readonly abortSignal?: AbortSignal } = {},
+  ): Promise<(SkbNode | undefined)[]> {
+    this.check(options.abortSignal);
+    const found = new Map<string, SkbNode>();
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const cached = this.nodeCache.get(id);
+      if (cached) found.set(id, cached);
+      else if (!this.loadedAdjacency || this.loadedAdjacency.offsetOf.has(id)) missing.push(id);
+    }
+    for (let i = 0; i < missing.length; i += idBatch) {
+      const rows = await this.query(
+        `SELECT id, type, name, aliases, text, props FROM ${this.table.nodes} WHERE id = ANY($1::text[])`,
+        [missing.slice(i, i + idBatch)],
+      );
+      for (const row of rows) {
+        const node = toNode(row);
+        found.set(node.id, node);
+        this.nodeCache.set(node.id, node);
+      }
+      this.check(options.abortSignal);
+    }
+    return ids.map((id) => found.get(id));
+  }
+
+  async doNeighbors(options: GraphNeighborsOptions): Promise<GraphNeighbor[]> {
+    this.check(options.abortSignal);
+    if (options.seeds.length === 0 || options.edgeTypes?.length === 0 || options.nodeTypes?.length === 0)
+      return [];
+    const adjacency = await this.loadAdjacency();
+    this.check(options.abortSignal);
+    const seeds: number[] = [];
+    for (const seed of new Set(options.seeds)) {
+      const offset = adjacency.offsetOf.get(seed);
+      if (offset !== undefined) seeds.push(offset);
+    }
+    if (seeds.length === 0) return [];
+    const edgeTypes = options.edgeTypes ? adjacency.edgeTypeCodes(options.edgeTypes) : undefined;
+    const nodeTypes = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
+    if (edgeTypes?.size === 0 || nodeTypes?.size === 0) return [];
+    return adjacency.neighbors({
+      seeds,
+      directions: options.direction === 'both' ? ['out', 'in'] : [options.direction],
+      ...(edgeTypes ? { edgeTypes } : {}),
+      ...(nodeTypes ? { nodeTypes } : {}),
+      ...(options.limitPerSeed !== undefined ? { limitPerSeed: options.limitPerSeed } : {}),
+    });
+  }
+
+  async doSampleNodes(options: GraphSampleOptions): Promise<string[]> {
+    this.check(options.abortSignal);
+    const adjacency = await this.loadAdjacency();
+    const types = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
+    const ids = function* () {
+      for (let offset = 0; offset < adjacency.ids.length; offset++) {
+        const id = adjacency.ids[offset];
+        if (id !== undefined && (!types || types.has(adjacency.nodeType[offset]!))) yield id;
+      }
+    };
+    return stableSample(ids(), options.count, options.seed);
+  }
+
+  private nameIndex(): Promise<NameIndex> {
+    this.names ??= (async () => {
+      const index = new NameIndex();
+      await this.sql
+        .unsafe(`SELECT id, type, name, aliases FROM ${this.table.nodes} ORDER BY type, off`)
+        .cursor(10_000, (rows) => {
+          for (const row of rows)
+            index.add({
+              id: row.id as string,
+              type: row.type as string,
+              name: (row.name as string | null) ?? '',
+              aliases: (row.aliases as string[] | null) ?? [],
+            });
+        })
+        .catch((error: unknown) => {
+          throw toWeftError(error, 'WEFT_STORE_FAILED', 'PostgreSQL query failed');
+        });
+      return index;
+    })();
+    this.names.catch(() => {
+      this.names = undefined;
+    });
+    return this.names;
+  }
+
+  async doLookup(names: readonly string[], options: GraphLookupOptions = {}): Promise<NameMatch[][]> {
+    this.check(options.abortSignal);
+    if (names.length === 0) return [];
+    const index = await this.nameIndex();
+    const lookup = {
+      limit: options.limit ?? 10,
+      fuzzy: options.fuzzy !== false,
+      ...(options.nodeTypes ? { nodeTypes: options.nodeTypes } : {}),
+    };
+    return names.map((name) => index.lookup(name, lookup));
+  }
+
+  async doCypher(): Promise<CypherResult> {
+    this.check();
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message:
+        'the PostgreSQL graph store runs no Cypher (supportsCypher is false); stages that need Cypher want an embedded store (--graph ladybug or kuzu)',
+    });
+  }
+
+  async doStats(): Promise<GraphStats> {
+    this.check();
+    this.stats ??= (async () => {
+      const nodesByType: Record<string, number> = {};
+      const edgesByType: Record<string, number> = {};
+      for (const row of await this.query(
+        `SELECT type, count(*) AS count FROM ${this.table.nodes} GROUP BY type ORDER BY type`,
+      ))
+        nodesByType[row.type as string] = Number(row.count);
+      for (const row of await this.query(
+        `SELECT type, count(*) AS count FROM ${this.table.edges} GROUP BY type ORDER BY type`,
+      ))
+        edgesByType[row.type as string] = Number(row.count);
+      // Degree = out + in edges (a self-loop counts twice), as a histogram.
+      const histogram = await this.query(
+        `SELECT coalesce(o.c, 0) + coalesce(i.c, 0) AS degree, count(*) AS count FROM ${this.table.nodes} n
+           LEFT JOIN (SELECT src, count(*) AS c FROM ${this.table.edges} GROUP BY src) o ON o.src = n.off
+           LEFT JOIN (SELECT dst, count(*) AS c FROM ${this.table.edges} GROUP BY dst) i ON i.dst = n.off
+         GROUP BY 1 ORDER BY 1`,
+      );
+      const nodes = Object.values(nodesByType).reduce((s, c) => s + c, 0);
+      const edges = Object.values(edgesByType).reduce((s, c) => s + c, 0);
+      return {
+        nodes,
+        edges,
+        nodesByType,
+        edgesByType,
+        degree: degreeSummary(histogram as unknown as Record<string, unknown>[], nodes),
+      };
+    })();
+    this.stats.catch(() => {
+      this.stats = undefined;
+    });
+    return this.stats;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.nodeCache.clear();
+    await this.sql.end({ timeout: 5 });
+  }
+}
+
+function toNode(row: Record<string, unknown>): SkbNode {
+  const aliases = (row.aliases as string[] | null) ?? [];
+  const props =
+    typeof row.props === 'string' && row.props.length > 0
+      ? (JSON.parse(row.props) as Record<string, SkbPropValue>)
+      : undefined;
+  return {
+    id: row.id as string,
+    type: row.type as string,
+    name: (row.name as string | null) ?? '',
+    text: (row.text as string | null) ?? '',
+    ...(aliases.length > 0 ? { aliases } : {}),
+    ...(props ? { props } : {}),
+  };
+}

@@ -1,0 +1,9 @@
+export {
+  freePort,
+  type PostgresServer,
+  postgresBinDirectory,
+  type StartPostgresOptions,
+  startPostgres,
+  startStandby,
+  stopPostgres,
+} from './postgres-server.ts';

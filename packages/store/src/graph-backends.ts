@@ -1,0 +1,63 @@
+import { WeftError } from '@weft/core';
+import type { GraphBackendV1 } from '@weft/spec';
+
+/** A `--graph` value taken apart: the backend id and what follows it. */
+export interface GraphBackendChoice {
+  readonly id: string;
+  /** e.g. the URL of `postgres://…`; absent for embedded backends. */
+  readonly target?: string;
+}
+
+/**
+ * The backends `@weft/store` knows without being told, loaded on first use: a process must never
+ * load both `kuzu` and `@ladybugdb/core` (their native modules share symbols, and such a process
+ * segfaults when it exits), so a store on one engine never loads the other's module.
+ */
+const builtInBackends: Readonly<Record<string, () => Promise<GraphBackendV1>>> = {
+  kuzu: async () => (await import('@weft/graph-kuzu')).kuzuBackend,
+  ladybug: async () => (await import('@weft/graph-ladybug')).ladybugBackend,
+  postgres: async () => (await import('@weft/graph-postgres')).postgresBackend,
+};
+
+/**
+ * The graph backend of `weft ingest` without `--graph`: Kùzu, which answered faster than LadybugDB
+ * (p50, first query) in every run of `apps/cli/bench/graph-engines.ts`; LadybugDB built faster and
+ * smaller (docs/scaling.md).
+ */
+export const defaultGraphBackend = 'kuzu';
+
+/** The ids of the built-in graph backends. */
+export const builtInGraphBackends: readonly string[] = Object.keys(builtInBackends);
+
+/**
+ * Parses a backend spec: an id (`kuzu`, `ladybug`), `<id>:<target>`, or a URL whose scheme names
+ * the backend (`postgres://…`, `postgresql://…` → `postgres` with the URL as target).
+ */
+export function parseGraphBackend(spec: string): GraphBackendChoice {
+  const trimmed = spec.trim();
+  if (/^postgres(ql)?:\/\//i.test(trimmed)) return { id: 'postgres', target: trimmed };
+  const colon = trimmed.indexOf(':');
+  if (colon < 0) return { id: trimmed };
+  return { id: trimmed.slice(0, colon), target: trimmed.slice(colon + 1) };
+}
+
+/**
+ * The backend of `id`: one of `backends` (given by the caller) when it has that id, else a
+ * built-in one. Unknown ids are refused with the list of known ones.
+ */
+export async function resolveGraphBackend(
+  id: string,
+  backends: readonly GraphBackendV1[] = [],
+): Promise<GraphBackendV1> {
+  const given = backends.find((backend) => backend.id === id);
+  if (given) return given;
+  const load = Object.hasOwn(builtInBackends, id) ? builtInBackends[id] : undefined;
+  if (!load) {
+    const known = [...new Set([...backends.map((b) => b.id), ...builtInGraphBackends])].join(', ');
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: `no graph backend '${id}' (known: ${known})`,
+    });
+  }
+  return load();
+}
