@@ -48,5 +48,6 @@ export async function groundMention(
     id: h.id,
     type: h.type ?? typeOf.get(h.id) ?? '',
     score: (0.5 * h.score) / top,
+    named: false,
   }));
 }

@@ -82,7 +82,7 @@ describe('groundMention', () => {
       nodeTypes: ['brand'],
     });
     expect(described[0]?.id).toBe('b:leica');
-    expect(described[0]?.named).toBeUndefined();
+    expect(described[0]?.named).toBe(false);
     expect(described.every((c) => c.type === 'brand')).toBe(true);
     expect(await groundMention('Leitz', context, { nodeTypes: ['category'] })).toEqual([]);
   });

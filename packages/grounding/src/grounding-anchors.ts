@@ -14,7 +14,7 @@ export function groundingAnchors(grounding: Pick<Grounding, 'mentions'>): Anchor
       id: c.id,
       type: c.type,
       score: mention.probability > 0 ? c.probability / mention.probability : 0,
-      ...(c.features.name > 0 ? { named: true } : {}),
+      named: c.features.nameWhole > 0,
     })),
   }));
 }

@@ -51,7 +51,7 @@ describe('LexicalPlanner', () => {
     });
     const described = plan.anchors.find((a) => a.candidates[0]?.id === 'b:leica');
     expect(described?.mention).toBe('brand');
-    expect(described?.candidates[0]?.named).toBeUndefined();
+    expect(described?.candidates[0]?.named).toBe(false);
     const off = await new LexicalPlanner().doPlan({
       query,
       feedback: [],

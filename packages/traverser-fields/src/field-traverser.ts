@@ -81,9 +81,9 @@ function join(pool: Pool, id: string): void {
 const opposite = (direction: EdgeDirection): EdgeDirection => (direction === 'in' ? 'out' : 'in');
 
 /**
- * The anchors that spell a node's name: adjacency to another candidate of the same mention does not
- * count for it (a name's namesakes do not confirm each other). A node an anchor only describes may
- * still be next to that anchor's named node (Tyrogue → Hitmontop, its evolution).
+ * The anchors that name a node: adjacency to another candidate of the same mention does not count
+ * for it (a name's namesakes do not confirm each other). A node an anchor only describes
+ * (`named: false`) may still be next to that anchor's named node (Tyrogue → Hitmontop, its evolution).
  */
 const namesakes = (owners: readonly { anchor: number; named: boolean }[] | undefined): Set<number> =>
   new Set((owners ?? []).filter((o) => o.named).map((o) => o.anchor));
@@ -202,7 +202,7 @@ export class FieldTraverser implements TraverserV1 {
           anchor: index,
           weight: anchor.confidence * node.score,
           type: node.type,
-          named: node.named === true,
+          named: node.named !== false,
         });
       }
     });
@@ -322,7 +322,7 @@ export class FieldTraverser implements TraverserV1 {
           anchor: index,
           weight: anchor.confidence * node.score,
           type: node.type,
-          named: node.named === true,
+          named: node.named !== false,
         });
       }
     });

@@ -11,8 +11,8 @@ export interface Anchor {
   /** The query text of the mention, e.g. `"Nikon F-mount"`. */
   readonly mention: string;
   /**
-   * Linked nodes, best first, with link scores in [0, 1]. `named`: the mention spells the node's name
-   * or an alias (absent or false: linked by its description or otherwise).
+   * Linked nodes, best first, with link scores in [0, 1]. `named`: whether the mention spells the
+   * node's name or an alias (false: it describes the node; absent: not said, taken as named).
    */
   readonly candidates: readonly {
     readonly id: string;
