@@ -5,6 +5,7 @@ import { WeftError } from '@weft/core';
 import { readManifest, type StoreManifest } from '@weft/store';
 
 const manifestFileName = 'store.json';
+const serverLocation = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** Line and column (1-based) of a character offset in `text`. */
 function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -46,8 +47,10 @@ export async function readStoreManifest(directory: string): Promise<StoreManifes
  * Such a store cannot be opened; `weft info` reports it as broken.
  */
 export function missingStoreParts(directory: string, manifest: StoreManifest): string[] {
+  // A graph on a server (`postgres://…`) is not a folder of the store: its absence is the server's to say.
+  const graph = manifest.graph?.path;
   const parts: [string, string | undefined][] = [
-    ['graph', manifest.graph?.path],
+    ['graph', graph !== undefined && serverLocation.test(graph) ? undefined : graph],
     ['text index', manifest.indexes?.text.path],
     ['vector index', manifest.indexes?.vector?.path],
   ];
