@@ -1,4 +1,5 @@
-import type { EdgeDirection, GraphNeighbor } from '@weft/spec';
+import { stableSample } from '@weft/core';
+import type { EdgeDirection, GraphNeighbor, GraphNeighborsOptions, GraphSampleOptions } from '@weft/spec';
 
 /** Reads one statement's rows one at a time, so a huge result never becomes one JS array. */
 export type RowReader = (
@@ -213,6 +214,41 @@ export class CsrAdjacency {
 
   edgeTypeCodes(names: readonly string[]): Set<number> {
     return codes(this.edgeTypes, names);
+  }
+
+  /** `GraphStoreV1.doNeighbors` answered from this adjacency: ids, types and directions as the contract says. */
+  expand(options: GraphNeighborsOptions): GraphNeighbor[] {
+    if (options.seeds.length === 0 || options.edgeTypes?.length === 0 || options.nodeTypes?.length === 0)
+      return [];
+    const seeds: number[] = [];
+    for (const seed of new Set(options.seeds)) {
+      const offset = this.offsetOf.get(seed);
+      if (offset !== undefined) seeds.push(offset);
+    }
+    if (seeds.length === 0) return [];
+    const edgeTypes = options.edgeTypes ? this.edgeTypeCodes(options.edgeTypes) : undefined;
+    const nodeTypes = options.nodeTypes ? this.nodeTypeCodes(options.nodeTypes) : undefined;
+    if (edgeTypes?.size === 0 || nodeTypes?.size === 0) return [];
+    return this.neighbors({
+      seeds,
+      directions: options.direction === 'both' ? ['out', 'in'] : [options.direction],
+      ...(edgeTypes ? { edgeTypes } : {}),
+      ...(nodeTypes ? { nodeTypes } : {}),
+      ...(options.limitPerSeed !== undefined ? { limitPerSeed: options.limitPerSeed } : {}),
+    });
+  }
+
+  /** `GraphStoreV1.doSampleNodes` answered from this adjacency: a deterministic sample of node ids. */
+  sample(options: GraphSampleOptions): string[] {
+    const types = options.nodeTypes ? this.nodeTypeCodes(options.nodeTypes) : undefined;
+    const adjacency = this;
+    const ids = function* () {
+      for (let offset = 0; offset < adjacency.ids.length; offset++) {
+        const id = adjacency.ids[offset];
+        if (id !== undefined && (!types || types.has(adjacency.nodeType[offset]!))) yield id;
+      }
+    };
+    return stableSample(ids(), options.count, options.seed);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { stableSample, toWeftError, WeftError } from '@weft/core';
+import { toWeftError, WeftError } from '@weft/core';
 import { type AdjacencyStatements, CsrAdjacency, degreeSummary, NameIndex, NodeCache } from '@weft/graph-kit';
 import type {
   CypherResult,
@@ -174,35 +174,12 @@ export class PostgresGraphStore implements GraphStoreV1 {
       return [];
     const adjacency = await this.loadAdjacency();
     this.check(options.abortSignal);
-    const seeds: number[] = [];
-    for (const seed of new Set(options.seeds)) {
-      const offset = adjacency.offsetOf.get(seed);
-      if (offset !== undefined) seeds.push(offset);
-    }
-    if (seeds.length === 0) return [];
-    const edgeTypes = options.edgeTypes ? adjacency.edgeTypeCodes(options.edgeTypes) : undefined;
-    const nodeTypes = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
-    if (edgeTypes?.size === 0 || nodeTypes?.size === 0) return [];
-    return adjacency.neighbors({
-      seeds,
-      directions: options.direction === 'both' ? ['out', 'in'] : [options.direction],
-      ...(edgeTypes ? { edgeTypes } : {}),
-      ...(nodeTypes ? { nodeTypes } : {}),
-      ...(options.limitPerSeed !== undefined ? { limitPerSeed: options.limitPerSeed } : {}),
-    });
+    return adjacency.expand(options);
   }
 
   async doSampleNodes(options: GraphSampleOptions): Promise<string[]> {
     this.check(options.abortSignal);
-    const adjacency = await this.loadAdjacency();
-    const types = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
-    const ids = function* () {
-      for (let offset = 0; offset < adjacency.ids.length; offset++) {
-        const id = adjacency.ids[offset];
-        if (id !== undefined && (!types || types.has(adjacency.nodeType[offset]!))) yield id;
-      }
-    };
-    return stableSample(ids(), options.count, options.seed);
+    return (await this.loadAdjacency()).sample(options);
   }
 
   private nameIndex(): Promise<NameIndex> {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { stableSample, toWeftError, WeftError } from '@weft/core';
+import { toWeftError, WeftError } from '@weft/core';
 import type {
   CypherParam,
   CypherResult,
@@ -246,36 +246,13 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     // over a second at 1M nodes, where this is microseconds per seed (README).
     const adjacency = await this.loadAdjacency();
     this.check(options.abortSignal);
-    const seeds: number[] = [];
-    for (const seed of new Set(options.seeds)) {
-      const offset = adjacency.offsetOf.get(seed);
-      if (offset !== undefined) seeds.push(offset);
-    }
-    if (seeds.length === 0) return [];
-    const edgeTypes = options.edgeTypes ? adjacency.edgeTypeCodes(options.edgeTypes) : undefined;
-    const nodeTypes = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
-    if (edgeTypes?.size === 0 || nodeTypes?.size === 0) return [];
-    return adjacency.neighbors({
-      seeds,
-      directions: options.direction === 'both' ? ['out', 'in'] : [options.direction],
-      ...(edgeTypes ? { edgeTypes } : {}),
-      ...(nodeTypes ? { nodeTypes } : {}),
-      ...(options.limitPerSeed !== undefined ? { limitPerSeed: options.limitPerSeed } : {}),
-    });
+    return adjacency.expand(options);
   }
 
   /** A deterministic sample of node ids, drawn from the in-memory adjacency (no Kùzu query). */
   async doSampleNodes(options: GraphSampleOptions): Promise<string[]> {
     this.check(options.abortSignal);
-    const adjacency = await this.loadAdjacency();
-    const types = options.nodeTypes ? adjacency.nodeTypeCodes(options.nodeTypes) : undefined;
-    const ids = function* () {
-      for (let offset = 0; offset < adjacency.ids.length; offset++) {
-        const id = adjacency.ids[offset];
-        if (id !== undefined && (!types || types.has(adjacency.nodeType[offset]!))) yield id;
-      }
-    };
-    return stableSample(ids(), options.count, options.seed);
+    return (await this.loadAdjacency()).sample(options);
   }
 
   /** Loads every id, name and alias once (one scan, grouped by type) into the in-process name index. */
