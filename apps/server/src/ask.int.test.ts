@@ -4,6 +4,7 @@ import { createStackRegistry } from '@weft/stacks';
 import { type OpenedStore, openStore } from '@weft/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerHandle, startServer } from './start-server.ts';
+import { answerStreamParts } from './testing/canned-answer-model.ts';
 import { readJson } from './testing/read-json.ts';
 import { toyStoreDirectory } from './testing/toy-store-directory.ts';
 
@@ -30,19 +31,7 @@ function streamingModel(deltas: readonly string[], delayMs = 0) {
   const model = new MockLanguageModelV4({
     doStream: async ({ prompt, abortSignal }) => {
       seen.prompts.push(JSON.stringify(prompt));
-      const parts: LanguageModelV4StreamPart[] = [
-        { type: 'text-start', id: '1' },
-        ...deltas.map((delta) => ({ type: 'text-delta' as const, id: '1', delta })),
-        { type: 'text-end', id: '1' },
-        {
-          type: 'finish',
-          finishReason: { unified: 'stop', raw: 'stop' },
-          usage: {
-            inputTokens: { total: 300, noCache: 300, cacheRead: 0, cacheWrite: 0 },
-            outputTokens: { total: 20, text: 20, reasoning: 0 },
-          },
-        },
-      ];
+      const parts = answerStreamParts(deltas, { input: 300, output: 20 });
       let timer: NodeJS.Timeout | undefined;
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         start(controller) {
