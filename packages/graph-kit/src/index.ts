@@ -22,6 +22,10 @@ export {
   buildEmbeddedGraph,
   type EmbeddedGraphBuild,
 } from './embedded/build-embedded-graph.ts';
+export {
+  type UpdateEmbeddedGraphOptions,
+  updateEmbeddedGraph,
+} from './embedded/update-embedded-graph.ts';
 export { type ConnectionLease, ConnectionPool } from './embedded/connection-pool.ts';
 export { embeddedGraphBackend, embeddedGraphFolder } from './embedded/embedded-backend.ts';
 export { EmbeddedGraphStore, type EmbeddedGraphStoreOptions } from './embedded/embedded-graph-store.ts';

@@ -24,6 +24,12 @@ export {
   LanceVectorIndex,
   type LanceVectorIndexOpenOptions,
 } from './lance-vector-index.ts';
+export {
+  readLanceNodes,
+  type UpdateLanceNodesOptions,
+  type UpdateLanceNodesResult,
+  updateLanceNodes,
+} from './update-lance-nodes.ts';
 export { sanitizeTextQuery } from './sanitize-text-query.ts';
 export {
   chooseVectorIndex,

@@ -107,7 +107,8 @@ export function nodeDocument(node: {
   return [node.name, ...(node.aliases ?? []), node.text].filter((part) => part.length > 0).join(' ; ');
 }
 
-function nodeSchema(vectorColumns: readonly VectorColumn[], relationFields: boolean): Schema {
+/** The Arrow schema of a node table with these vector columns (and relation fields or not). */
+export function nodeSchema(vectorColumns: readonly VectorColumn[], relationFields: boolean): Schema {
   return new Schema([
     new Field('id', new Utf8(), false),
     new Field('type', new Utf8(), false),
@@ -125,7 +126,8 @@ function nodeSchema(vectorColumns: readonly VectorColumn[], relationFields: bool
   ]);
 }
 
-function toBatch(
+/** Node records as one Arrow batch of `schema` (see `nodeSchema`). */
+export function toBatch(
   schema: Schema,
   rows: readonly LanceNodeRecord[],
   vectorColumns: readonly VectorColumn[],

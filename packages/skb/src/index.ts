@@ -1,5 +1,12 @@
 export { type BundleFiles, locateBundleFiles } from './bundle-files.ts';
 export { type BundleContents, BundleWriter, type BundleWriterOptions, writeBundle } from './bundle-writer.ts';
+export {
+  type ChangeSetReport,
+  type ChangeSetTarget,
+  parseDeletion,
+  type ReadChangeSetOptions,
+  readChangeSet,
+} from './read-change-set.ts';
 export { readCsvRecords } from './csv-records.ts';
 export { type JsonlLine, readJsonlLines } from './jsonl-reader.ts';
 export { openBundle, readSchema, type SkbBundle } from './open-bundle.ts';

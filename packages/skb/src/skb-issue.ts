@@ -15,6 +15,10 @@ export const skbIssueCodes = [
   'MISSING_ANSWERS',
   'UNKNOWN_ANSWER',
   'ANSWER_NOT_TARGET',
+  // Change sets only (readChangeSet).
+  'SCHEMA_CHANGE',
+  'DUPLICATE_CHANGE',
+  'NODE_TYPE_CHANGE',
 ] as const;
 
 export type SkbIssueCode = (typeof skbIssueCodes)[number];
@@ -22,7 +26,7 @@ export type SkbIssueCode = (typeof skbIssueCodes)[number];
 /** One problem in a bundle, located precisely enough to fix by hand. */
 export interface SkbIssue {
   readonly code: SkbIssueCode;
-  /** Path relative to the bundle, e.g. `nodes.jsonl.gz`, `queries/test.jsonl`. */
+  /** Path relative to the bundle (or change set), e.g. `nodes.jsonl.gz`, `queries/test.jsonl`. */
   readonly file: string;
   /** 1-based line; absent for whole-file problems (schema.json is reported by JSON path in `field`). */
   readonly line?: number;

@@ -8,6 +8,7 @@ export type {
   SkbSchema,
   SkbSplit,
 } from './skb/skb.ts';
+export type { SkbChangeSet } from './skb/skb-change-set.ts';
 export type {
   CypherParam,
   CypherResult,
@@ -28,6 +29,7 @@ export type {
   GraphBuildInput,
   GraphBuildResult,
   GraphOpenOptions,
+  GraphUpdateInput,
 } from './graph-store/graph-backend-v1.ts';
 export type { IndexFilter, IndexHit } from './index-filter.ts';
 export type { TextIndexV1, TextSearchOptions } from './text-index/text-index-v1.ts';

@@ -1,3 +1,4 @@
+export { type AppliedChanges, type ApplyChangesOptions, applyChanges } from './apply-changes.ts';
 export { type BuildStoreOptions, type BuiltStore, buildStore } from './build-store.ts';
 export {
   builtInGraphBackends,
@@ -11,6 +12,7 @@ export { type RelationDocumentOptions, RelationDocuments, relationLabel } from '
 export { artifactsDirectory, replaceArtifacts } from './replace-artifacts.ts';
 export { type ArtifactInfo, type StoreInfo, storeInfo } from './store-info.ts';
 export { manifestFileName, readManifest } from './store-directory.ts';
+export { storeVersion, versionsFolder } from './store-versions.ts';
 export {
   type BuildIndexesOptions,
   buildIndexes,

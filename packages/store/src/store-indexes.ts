@@ -45,7 +45,8 @@ export interface BuildIndexesOptions {
 
 /** Paths in the manifest are relative to the store directory. */
 const lancePath = 'index/lance';
-const localEmbedderPath = 'index/embedder';
+/** Where the fitted local embedder is kept (relative to the store; updates reuse it). */
+export const localEmbedderPath = 'index/embedder';
 /** Texts per `embedMany` call for hosted embedders (the provider splits further if it must). */
 const embedBatch = 256;
 
@@ -125,7 +126,7 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
  * little: a document's first sentences say most of what an LSA vector can hold. BM25 still indexes
  * the whole document.
  */
-function embeddingText(node: SkbNode): string {
+export function embeddingText(node: SkbNode): string {
   const document = nodeDocument(node);
   return document.length > embeddingCharacters ? document.slice(0, embeddingCharacters) : document;
 }

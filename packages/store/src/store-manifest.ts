@@ -37,6 +37,15 @@ export interface StoreManifest {
    */
   readonly graph: { readonly provider: string; readonly path: string };
   readonly indexes?: IndexManifest;
+  /**
+   * How many updates (`weft update`) were committed since the store was built: 0 or absent for a
+   * store as `weft ingest` built it. The graph and index paths then point into `versions/v<N>/`.
+   */
+  readonly storeVersion?: number;
+  /** When the last update was committed. */
+  readonly updatedAt?: string;
+  /** Records (node and edge upserts and deletions) applied by every update since the build. */
+  readonly changedRecords?: number;
 }
 
 export interface IndexManifest {

@@ -9,11 +9,13 @@ import { serveCommand } from './serve.ts';
 import { synthKbCommand } from './synth-kb.ts';
 import { synthQueriesCommand } from './synth-queries.ts';
 import { trainCommand } from './train.ts';
+import { updateCommand } from './update.ts';
 
 /** Every `weft` command, in the order `weft --help` lists them. Add new commands here. */
 export const commands: readonly Command[] = [
   demoCommand,
   ingestCommand,
+  updateCommand,
   infoCommand,
   queryCommand,
   askCommand,

@@ -5,8 +5,10 @@ import type {
   GraphBuildResult,
   GraphOpenOptions,
   GraphStoreV1,
+  GraphUpdateInput,
 } from '@weft/spec';
 import { buildEmbeddedGraph } from './build-embedded-graph.ts';
+import { updateEmbeddedGraph } from './update-embedded-graph.ts';
 import type { EmbeddedEngine } from './engine.ts';
 
 /** The folder of the graph inside a store directory. */
@@ -14,7 +16,8 @@ export const embeddedGraphFolder = 'graph';
 
 /**
  * The `GraphBackendV1` of an embedded Kùzu-API engine: `build` bulk-loads `<store>/graph/`, `open`
- * opens it through `open` (the engine package's store, read-only unless `readWrite`).
+ * opens it through `open` (the engine package's store, read-only unless `readWrite`), `update` writes
+ * a changed copy of it to `<directory>/graph/`.
  */
 export function embeddedGraphBackend(
   engine: EmbeddedEngine,
@@ -39,6 +42,26 @@ export function embeddedGraphBackend(
         nodesByType: built.nodesByType,
         edgesByType: built.edgesByType,
         timings: built.timings,
+      };
+    },
+    async update(input: GraphUpdateInput): Promise<GraphBuildResult> {
+      const source = isAbsolute(input.location)
+        ? input.location
+        : resolve(input.baseDirectory, input.location);
+      const updated = await updateEmbeddedGraph(engine, {
+        source,
+        directory: join(input.directory, embeddedGraphFolder),
+        schema: input.schema,
+        changes: input.changes,
+        ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+      });
+      return {
+        location: embeddedGraphFolder,
+        nodes: updated.nodes,
+        edges: updated.edges,
+        nodesByType: updated.nodesByType,
+        edgesByType: updated.edgesByType,
+        timings: updated.timings,
       };
     },
     open(location, options = {}) {

@@ -1,4 +1,5 @@
 import type { SkbEdge, SkbNode, SkbSchema } from '../skb/skb.ts';
+import type { SkbChangeSet } from '../skb/skb-change-set.ts';
 import type { GraphStoreV1 } from './graph-store-v1.ts';
 
 /**
@@ -41,6 +42,24 @@ export interface GraphBuildResult {
   readonly timings: Readonly<Record<string, number>>;
 }
 
+/**
+ * What `update` applies and where: the graph at `location` (as `build` returned it, relative to
+ * `baseDirectory`) is left untouched, and the changed graph is written as a new one under
+ * `directory`, so a store can switch to it atomically and readers of the old one keep answering.
+ */
+export interface GraphUpdateInput {
+  /** The graph to start from: a `location` returned by `build` or an earlier `update`. */
+  readonly location: string;
+  /** The store directory that relative locations are resolved against. */
+  readonly baseDirectory: string;
+  /** A new, empty folder inside the store directory for the changed graph (embedded backends). */
+  readonly directory: string;
+  readonly schema: SkbSchema;
+  /** A change set validated against the graph at `location` (`readChangeSet` of `@weft/skb`). */
+  readonly changes: SkbChangeSet;
+  readonly onProgress?: (phase: string, done: number) => void;
+}
+
 export interface GraphOpenOptions {
   /** Open for writing (default false: read-only, which several processes may do at once). */
   readonly readWrite?: boolean;
@@ -52,7 +71,7 @@ export interface GraphOpenOptions {
  * the graph through the backend of that id. Implementations: `@weft/graph-kuzu` (`kuzu`),
  * `@weft/graph-ladybug` (`ladybug`), `@weft/graph-postgres` (`postgres`).
  *
- * Room is left for incremental updates (`update`): a backend without it is rebuilt from the bundle.
+ * Incremental updates (`update`) are optional: a backend without them is rebuilt from the bundle.
  */
 export interface GraphBackendV1 {
   readonly specificationVersion: 'v1';
@@ -69,5 +88,12 @@ export interface GraphBackendV1 {
     location: string,
     options?: GraphOpenOptions & { readonly baseDirectory?: string },
   ): Promise<GraphStoreV1>;
-  // `update(location, changes)` (incremental updates) is reserved for a later contract version.
+  /**
+   * Optional: writes the graph at `input.location` with `input.changes` applied as a new graph and
+   * returns where it is (`location` relative to `input.directory`) and what it holds. The old graph
+   * must stay as it was (readers may still have it open); a failed or killed update leaves only
+   * files under `input.directory`, which the caller removes. A backend without it cannot update a
+   * store in place (`weft update` refuses; `weft ingest` rebuilds it).
+   */
+  update?(input: GraphUpdateInput): Promise<GraphBuildResult>;
 }

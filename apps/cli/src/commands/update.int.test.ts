@@ -1,0 +1,131 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStack } from '@weft/stacks';
+import { buildStore, type OpenedStore, openStore } from '@weft/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.ts';
+import { captureIo } from '../testing/capture-io.ts';
+import { type ChangeSetFixture, writeChangeSetFixture } from '../testing/change-set-fixture.ts';
+import { updateCommand } from './update.ts';
+
+/**
+ * Each query's ranking (ids and scores, top 20) by `stack` over an opened store. Candidates of equal
+ * score are listed by id: their order follows the index's row order, which an update changes (a
+ * rewritten row moves to the end) and which no stack promises. The last group of equal scores is
+ * dropped, as the cut at 20 may keep different members of it.
+ */
+async function rankings(store: OpenedStore, stack: string, queries: readonly string[]) {
+  const retriever = await createStack(stack, store);
+  const out: { id: string; score: number }[][] = [];
+  for (const query of queries) {
+    const { ranking } = await retriever.doRetrieve({ query, limit: 20 });
+    const scored = ranking
+      .map((c) => ({ id: c.id, score: Math.round(c.score * 1e5) / 1e5 }))
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    const last = scored.at(-1)?.score;
+    out.push(scored.length < 20 ? scored : scored.filter((c) => c.score !== last));
+  }
+  return out;
+}
+
+describe('weft update', () => {
+  let root: string;
+  let fixture: ChangeSetFixture;
+  let updated: string;
+  let rebuilt: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'weft-update-'));
+    fixture = await writeChangeSetFixture(root);
+    updated = join(root, 'updated');
+    rebuilt = join(root, 'rebuilt');
+    await buildStore({ bundle: fixture.before, directory: updated });
+    await buildStore({ bundle: fixture.after, directory: rebuilt });
+  }, 300_000);
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('refuses an invalid change set with file:line problems and leaves the store as it was', async () => {
+    const bad = join(root, 'bad-changes');
+    await cp(fixture.changes, bad, { recursive: true });
+    await writeFile(
+      join(bad, 'nodes.jsonl'),
+      [
+        '{"id": "paper:new-x", "type": "paper", "name": "ok", "text": "fine"}',
+        '{"id": "paper:new-y", "type": "poem", "name": "a", "text": "b"}',
+        '{"id": "author:0", "type": "paper", "name": "was an author", "text": ""}',
+        '{"id": "paper:new-z", "type": "paper"',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(bad, 'edges.jsonl'),
+      '{"src": "paper:new-x", "type": "cites", "dst": "paper:nowhere"}\n{"src": "paper:new-x", "type": "written_by", "dst": "paper:1"}\n',
+    );
+    await writeFile(join(bad, 'deletions.jsonl'), '{"node": "paper:3"}\n{"edge": {"src": "paper:3"}}\n');
+    await writeFile(
+      join(bad, 'schema.json'),
+      JSON.stringify({ name: 'other', version: 1, nodeTypes: [], edgeTypes: [] }),
+    );
+    const c = captureIo(root);
+    const code = await runCli(['update', '--db', updated, bad], c.io, [updateCommand]);
+    expect(code).not.toBe(0);
+    const err = c.err();
+    expect(err).toContain('nodes.jsonl:2: [type] node type "poem" is not declared');
+    expect(err).toContain(
+      'nodes.jsonl:3: [type] node "author:0" is a author in the store; an upsert cannot change its type',
+    );
+    expect(err).toContain('nodes.jsonl:4:');
+    expect(err).toContain('(BAD_JSON)');
+    expect(err).toContain('edges.jsonl:1: [dst] dst "paper:nowhere" is neither a node of the store');
+    expect(err).toContain(
+      'edges.jsonl:2: [type] "written_by" edge from paper to paper contradicts the schema',
+    );
+    expect(err).toContain('deletions.jsonl:2: [edge.type] missing "type"');
+    expect(err).toContain("schema.json: [name] the change set's schema differs from the store's");
+    expect(err).toContain('(SCHEMA_CHANGE)');
+    expect(err).toContain('the store was not changed');
+    const store = await openStore(updated);
+    try {
+      expect(store.manifest.storeVersion ?? 0).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a store built from A and updated with A→B ranks as one built from B (bm25, bm25-rel, default)', async () => {
+    // A reader opened before the update keeps answering from the version it opened.
+    const reader = await openStore(updated);
+    try {
+      const beforeUpdate = await rankings(reader, 'bm25-rel', fixture.queries);
+      const c = captureIo(root);
+      const code = await runCli(['update', '--db', updated, fixture.changes, '--json'], c.io, [
+        updateCommand,
+      ]);
+      expect(c.err()).toBe('');
+      expect(code).toBe(0);
+      const report = JSON.parse(c.out()) as { version: number; nodesDeleted: number; embedded: number };
+      expect(report.version).toBe(1);
+      expect(await rankings(reader, 'bm25-rel', fixture.queries)).toEqual(beforeUpdate);
+    } finally {
+      await reader.close();
+    }
+    const after = await openStore(updated);
+    const fresh = await openStore(rebuilt);
+    try {
+      expect(after.manifest.counts).toEqual(fresh.manifest.counts);
+      expect(await after.graph.doGetNodes([fixture.deleted, fixture.added])).toEqual(
+        await fresh.graph.doGetNodes([fixture.deleted, fixture.added]),
+      );
+      expect((await after.graph.doLookup(['Renamed Quorvath']))[0]?.[0]?.id).toBe('author:0');
+      for (const stack of ['bm25', 'bm25-rel', 'default']) {
+        expect(await rankings(after, stack, fixture.queries), stack).toEqual(
+          await rankings(fresh, stack, fixture.queries),
+        );
+      }
+    } finally {
+      await after.close();
+      await fresh.close();
+    }
+  }, 300_000);
+});

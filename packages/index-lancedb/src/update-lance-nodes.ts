@@ -1,0 +1,223 @@
+import { Table as ArrowTable, DataType, type FixedSizeList } from 'apache-arrow';
+import { existsSync } from 'node:fs';
+import { link, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Table } from '@lancedb/lancedb';
+import { WeftError } from '@weft/core';
+import { englishAnalyzer } from './english-analyzer.ts';
+import {
+  combinedColumn,
+  type DocumentTermCounts,
+  defaultNodeTable,
+  documentColumn,
+  type LanceNodeRecord,
+  nodeDocument,
+  nodeSchema,
+  openLanceTable,
+  relationsColumn,
+  termCountsPath,
+  toBatch,
+  type VectorColumn,
+} from './lance-node-table.ts';
+import { lancedb } from './lancedb.ts';
+
+export interface UpdateLanceNodesOptions {
+  /** The LanceDB directory to start from (as `writeLanceNodes` wrote it); never changed. */
+  readonly source: string;
+  /** A directory that does not exist yet: the changed table goes here. */
+  readonly directory: string;
+  readonly table?: string;
+  /** Rows to write; a row of the same id is replaced. */
+  readonly upserts: readonly LanceNodeRecord[];
+  /** Ids whose rows are removed (unknown ids are ignored). */
+  readonly deletions: readonly string[];
+}
+
+export interface UpdateLanceNodesResult {
+  readonly rows: number;
+  /** Seconds per phase. */
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+/** SQL string literal for a LanceDB filter. */
+const sqlString = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/** Ids per `IN (…)` filter: long lists are split so that no filter grows without bound. */
+const idsPerFilter = 2_000;
+
+function* idFilters(ids: readonly string[]): Generator<string> {
+  for (let i = 0; i < ids.length; i += idsPerFilter)
+    yield `id IN (${ids
+      .slice(i, i + idsPerFilter)
+      .map(sqlString)
+      .join(', ')})`;
+}
+
+/**
+ * Copies a LanceDB directory by hard links: Lance never rewrites a file in place (every commit adds
+ * files and a new manifest), so the copy shares the data of the source and a change to it leaves the
+ * source as it was. Only the term counts file, which Weft rewrites, is replaced by a new file.
+ */
+async function linkTree(source: string, target: string): Promise<void> {
+  await mkdir(target, { recursive: true });
+  for (const entry of await readdir(source, { withFileTypes: true })) {
+    const from = join(source, entry.name);
+    const to = join(target, entry.name);
+    if (entry.isDirectory()) await linkTree(from, to);
+    else if (entry.isFile()) await link(from, to);
+  }
+}
+
+/** The vector columns of a table's schema (LanceDB's Arrow classes may be another copy than ours: no instanceof). */
+function vectorColumnsOf(schema: { fields: readonly { name: string; type: unknown }[] }): VectorColumn[] {
+  return schema.fields
+    .filter((field) => DataType.isFixedSizeList(field.type as DataType))
+    .map((field) => ({ name: field.name, dimensions: (field.type as FixedSizeList).listSize }));
+}
+
+/**
+ * The rows of these ids as records (vectors included), in no particular order; ids without a row
+ * are left out. Lets a caller rewrite a row's relation text without embedding its document again.
+ */
+export async function readLanceNodes(
+  directory: string,
+  ids: readonly string[],
+  table = defaultNodeTable,
+): Promise<LanceNodeRecord[]> {
+  if (ids.length === 0) return [];
+  const opened = await openLanceTable(directory, table);
+  try {
+    const vectorColumns = vectorColumnsOf(await opened.table.schema());
+    const records: LanceNodeRecord[] = [];
+    for (const where of idFilters(ids)) {
+      const rows = (await opened.table.query().where(where).toArray()) as Record<string, unknown>[];
+      for (const row of rows) {
+        const aliases = String(row.aliases ?? '');
+        const relations = row[relationsColumn];
+        records.push({
+          id: String(row.id),
+          type: String(row.type),
+          name: String(row.name),
+          ...(aliases.length > 0 ? { aliases: aliases.split('\n') } : {}),
+          text: String(row.text),
+          ...(typeof relations === 'string' ? { relations } : {}),
+          vectors: Object.fromEntries(
+            vectorColumns.map((column) => [
+              column.name,
+              Float32Array.from(row[column.name] as Iterable<number>),
+            ]),
+          ),
+        });
+      }
+    }
+    return records;
+  } finally {
+    opened.table.close();
+    opened.db.close();
+  }
+}
+
+/**
+ * Writes a changed copy of a node table written by `writeLanceNodes`: the rows of `deletions` and of
+ * the upserted ids are deleted and the upserts added, the term counts are adjusted, the full-text
+ * indexes are built again over the whole table (so BM25's statistics are exactly those of a table
+ * written from scratch with the same rows), and an ANN index takes the new vectors in
+ * incrementally (`optimize`; a flat table needs nothing). `source` is never changed.
+ */
+export async function updateLanceNodes(options: UpdateLanceNodesOptions): Promise<UpdateLanceNodesResult> {
+  const tableName = options.table ?? defaultNodeTable;
+  const timings: Record<string, number> = {};
+  let started = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - started) / 1000;
+    started = now;
+  };
+  if (existsSync(options.directory))
+    throw new WeftError({
+      code: 'WEFT_BAD_INPUT',
+      message: `${options.directory} exists; an update writes a new LanceDB directory`,
+    });
+  await linkTree(options.source, options.directory);
+  lap('link');
+  const { db, table } = await openLanceTable(options.directory, tableName);
+  try {
+    const arrowSchema = await table.schema();
+    const vectorColumns = vectorColumnsOf(arrowSchema);
+    const relationFields = arrowSchema.fields.some((field) => field.name === relationsColumn);
+    const countsFile = termCountsPath(options.directory, tableName);
+    const counts = existsSync(countsFile)
+      ? (JSON.parse(await readFile(countsFile, 'utf8')) as DocumentTermCounts)
+      : undefined;
+    const frequencies = new Map(Object.entries(counts?.frequencies ?? {}));
+    let documents = counts?.documents ?? 0;
+    const tally = (document: string, sign: 1 | -1) => {
+      const terms = new Set(englishAnalyzer(document));
+      if (terms.size > 0) documents += sign;
+      for (const term of terms) {
+        const next = (frequencies.get(term) ?? 0) + sign;
+        if (next > 0) frequencies.set(term, next);
+        else frequencies.delete(term);
+      }
+    };
+
+    const removed = [...new Set([...options.deletions, ...options.upserts.map((node) => node.id)])];
+    for (const where of idFilters(removed)) {
+      const rows = (await table.query().where(where).select(['id', documentColumn]).toArray()) as {
+        doc: string;
+      }[];
+      for (const row of rows) tally(String(row[documentColumn as 'doc']), -1);
+      await table.delete(where);
+    }
+    lap('delete');
+    if (options.upserts.length > 0) {
+      const schema = nodeSchema(vectorColumns, relationFields);
+      for (const node of options.upserts) tally(nodeDocument(node), 1);
+      await table.add(
+        new ArrowTable(schema, [toBatch(schema, options.upserts, vectorColumns, relationFields)]),
+      );
+    }
+    lap('add');
+    const rows = await table.countRows();
+    // Compacts the small fragments the change made and merges the new rows into the ANN index.
+    await table.optimize({ cleanupOlderThan: new Date() });
+    lap('optimize');
+    await rebuildTextIndexes(
+      table,
+      relationFields ? [documentColumn, relationsColumn, combinedColumn] : [documentColumn],
+      rows,
+    );
+    lap('text-index');
+    const next: DocumentTermCounts = { documents, frequencies: Object.fromEntries(frequencies) };
+    // A new file renamed over the linked one: writing through the link would change the source's too.
+    await writeFile(`${countsFile}.next`, JSON.stringify(next));
+    await rename(`${countsFile}.next`, countsFile);
+    return { rows, timings };
+  } catch (error) {
+    if (error instanceof WeftError) throw error;
+    throw new WeftError({
+      code: 'WEFT_STORE_FAILED',
+      message: `updating LanceDB table ${tableName} in ${options.directory} failed: ${String(error)}`,
+      cause: error,
+    });
+  } finally {
+    table.close();
+    db.close();
+  }
+}
+
+async function rebuildTextIndexes(table: Table, columns: readonly string[], rows: number): Promise<void> {
+  for (const column of columns) {
+    await table.createIndex(column, {
+      replace: true,
+      config: lancedb.Index.fts({
+        withPosition: false,
+        baseTokenizer: 'simple',
+        stem: true,
+        removeStopWords: true,
+        asciiFolding: true,
+      }),
+    });
+  }
+  if (rows > 0) await table.createIndex('type', { replace: true, config: lancedb.Index.bitmap() });
+}

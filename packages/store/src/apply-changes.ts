@@ -1,0 +1,375 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { WeftError } from '@weft/core';
+import { createEmbeddingModel, embedTexts } from '@weft/embed-local';
+import { type LanceNodeRecord, readLanceNodes, updateLanceNodes } from '@weft/index-lancedb';
+import { type ChangeSetReport, formatSkbIssue, readChangeSet } from '@weft/skb';
+import type { GraphBackendV1, GraphStoreV1, SkbChangeSet, SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
+import { resolveGraphBackend } from './graph-backends.ts';
+import { RelationDocuments, type RelationDocumentOptions } from './relation-documents.ts';
+import { readManifest, recoverStoreDirectory } from './store-directory.ts';
+import { embeddingText, localEmbedderPath } from './store-indexes.ts';
+import type { StoreManifest } from './store-manifest.ts';
+import {
+  collectOldVersions,
+  commitManifest,
+  lockForUpdate,
+  storeVersion,
+  versionFolder,
+} from './store-versions.ts';
+
+export interface ApplyChangesOptions {
+  /** Graph backends besides the built-in ones; the manifest's `graph.provider` picks one by id. */
+  readonly graphBackends?: readonly GraphBackendV1[];
+  /** Stop validation at the first problem. */
+  readonly strict?: boolean;
+  /** The caps the store's relation text was built with (default: `buildStore`'s defaults). */
+  readonly relationLimits?: RelationDocumentOptions;
+  /** `phase` is e.g. `validate`, `graph:upsert-nodes`, `index:embed`. */
+  readonly onProgress?: (phase: string, done: number, total?: number) => void;
+  /** Test hook: called when the new version is complete, just before the manifest is committed. */
+  readonly beforeCommit?: () => Promise<void>;
+}
+
+export interface AppliedChanges {
+  /** The store version now committed (one more than before). */
+  readonly version: number;
+  readonly previousVersion: number;
+  readonly manifest: StoreManifest;
+  readonly nodesUpserted: number;
+  readonly nodesDeleted: number;
+  readonly edgesUpserted: number;
+  readonly edgesDeleted: number;
+  /** Index rows written again: upserted nodes and nodes whose relation text may have changed. */
+  readonly rowsRewritten: number;
+  /** Documents embedded (the upserted nodes'). */
+  readonly embedded: number;
+  readonly seconds: number;
+  /** Seconds per phase. */
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+/** A change set that failed validation: the message lists the problems as file:line. */
+function invalidChanges(changes: string, report: ChangeSetReport): WeftError {
+  const counts = Object.entries(report.counts)
+    .map(([code, count]) => `${count} ${code}`)
+    .join(', ');
+  const shown = report.issues.slice(0, 50).map((issue) => `  ${formatSkbIssue(issue)}`);
+  const more = report.totalIssues > shown.length ? [`  … and ${report.totalIssues - shown.length} more`] : [];
+  return new WeftError({
+    code: 'WEFT_BAD_INPUT',
+    message: [
+      `${changes}: ${report.totalIssues} problem${report.totalIssues === 1 ? '' : 's'} (${counts})${report.stopped ? ', stopped at the first (--strict)' : ''}; the store was not changed`,
+      ...shown,
+      ...more,
+    ].join('\n'),
+    details: { issues: report.issues, counts: report.counts, totalIssues: report.totalIssues },
+  });
+}
+
+/**
+ * Applies a change set (docs/skb-format.md, "Change sets") to the store in `directory` — `weft
+ * update`. The graph, the text index (each upserted node's document, and the relation text of every
+ * node whose neighbours or neighbours' names changed), the vector index (the upserted documents
+ * embedded with the store's embedder) and the name index (the graph's) change together: the new
+ * state is written as a new store version and committed by one rename of `store.json`, so the change
+ * set applies whole or not at all, whenever the process dies. Readers that opened the store before
+ * keep answering from the previous version.
+ */
+export async function applyChanges(
+  directoryArgument: string,
+  changesArgument: string,
+  options: ApplyChangesOptions = {},
+): Promise<AppliedChanges> {
+  const started = performance.now();
+  const timings: Record<string, number> = {};
+  let lapStarted = started;
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - lapStarted) / 1000;
+    lapStarted = now;
+  };
+  const directory = resolve(directoryArgument);
+  const changesDirectory = resolve(changesArgument);
+  await recoverStoreDirectory(directory);
+  const manifest = await readManifest(directory);
+  const backend = await resolveGraphBackend(manifest.graph.provider, options.graphBackends);
+  if (!backend.update)
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: `the store's graph backend '${backend.id}' cannot apply changes in place; rebuild the store with weft ingest`,
+    });
+  const release = await lockForUpdate(directory);
+  let staging: string | undefined;
+  try {
+    // Read again under the lock: an update that committed meanwhile is the base of this one.
+    const base = await readManifest(directory);
+    const previousVersion = storeVersion(base);
+    const version = previousVersion + 1;
+    // Whatever a killed update left behind goes before this one writes its version.
+    await collectOldVersions(directory, base);
+    if (!base.indexes)
+      throw new WeftError({
+        code: 'WEFT_UNSUPPORTED',
+        message: `${directory} has no text/vector indexes to update; rebuild it with weft ingest`,
+      });
+    const indexes = base.indexes;
+    const schema = base.schema;
+    const before = await backend.open(base.graph.path, { baseDirectory: directory });
+    let changes: SkbChangeSet;
+    let affected: Set<string>;
+    let oldNames: Map<string, string>;
+    try {
+      options.onProgress?.('validate', 0);
+      const report = await readChangeSet(
+        changesDirectory,
+        {
+          schema,
+          nodeTypes: async (ids) => (await before.doGetNodes(ids)).map((node) => node?.type),
+        },
+        { strict: options.strict ?? false },
+      );
+      if (!report.ok || !report.changes) throw invalidChanges(changesArgument, report);
+      changes = report.changes;
+      lap('validate');
+      ({ affected, oldNames } = await affectedBefore(before, changes));
+      lap('neighbours-before');
+    } finally {
+      await before.close();
+    }
+
+    staging = join(directory, versionFolder(version));
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(staging, { recursive: true });
+    const graph = await backend.update({
+      location: base.graph.path,
+      baseDirectory: directory,
+      directory: staging,
+      schema,
+      changes,
+      onProgress: (phase, done) => options.onProgress?.(`graph:${phase}`, done),
+    });
+    lap('graph');
+    const graphPath = join(versionFolder(version), graph.location);
+    const after = await backend.open(graphPath, { baseDirectory: directory });
+    let upserts: LanceNodeRecord[];
+    let embedded = 0;
+    try {
+      const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
+      const rewritten = await affectedAfter(after, changes, affected, oldNames);
+      const relations = relationFields
+        ? await relationText(after, schema, rewritten, options.relationLimits)
+        : undefined;
+      lap('relations');
+      const upserted = new Map(changes.nodes.map((node) => [node.id, node]));
+      const vectors = await embedUpserts(directory, indexes, changes.nodes);
+      embedded = changes.nodes.length;
+      lap('embed');
+      // Nodes only affected through their neighbours keep their document and its vector: read back.
+      const kept = await readLanceNodes(
+        join(directory, indexes.text.path),
+        [...rewritten].filter((id) => !upserted.has(id)),
+      );
+      lap('read-rows');
+      upserts = [
+        ...changes.nodes.map((node, i) => ({
+          ...lanceRecord(node),
+          ...(relations ? { relations: relations.text(node.id) } : {}),
+          ...(vectors ? { vectors: { vector: vectors[i]! } } : {}),
+        })),
+        ...kept.map((row) => ({ ...row, ...(relations ? { relations: relations.text(row.id) } : {}) })),
+      ];
+    } finally {
+      await after.close();
+    }
+    const lance = await updateLanceNodes({
+      source: join(directory, indexes.text.path),
+      directory: join(staging, 'lance'),
+      upserts,
+      deletions: changes.deleteNodes,
+    });
+    for (const [phase, seconds] of Object.entries(lance.timings)) timings[`index:${phase}`] = seconds;
+    lap('index');
+    const lancePath = join(versionFolder(version), 'lance');
+    const records =
+      changes.nodes.length + changes.edges.length + changes.deleteNodes.length + changes.deleteEdges.length;
+    const next: StoreManifest = {
+      ...base,
+      counts: {
+        nodes: graph.nodes,
+        edges: graph.edges,
+        nodesByType: graph.nodesByType,
+        edgesByType: graph.edgesByType,
+      },
+      graph: { provider: base.graph.provider, path: graphPath },
+      indexes: {
+        ...indexes,
+        text: { ...indexes.text, path: lancePath },
+        ...(indexes.vector ? { vector: { ...indexes.vector, path: lancePath } } : {}),
+      },
+      storeVersion: version,
+      updatedAt: new Date().toISOString(),
+      changedRecords: (base.changedRecords ?? 0) + records,
+    };
+    await options.beforeCommit?.();
+    await commitManifest(directory, next);
+    staging = undefined;
+    lap('commit');
+    await collectOldVersions(directory, next);
+    return {
+      version,
+      previousVersion,
+      manifest: next,
+      nodesUpserted: changes.nodes.length,
+      nodesDeleted: changes.deleteNodes.length,
+      edgesUpserted: changes.edges.length,
+      edgesDeleted: changes.deleteEdges.length,
+      rowsRewritten: upserts.length,
+      embedded,
+      seconds: (performance.now() - started) / 1000,
+      timings,
+    };
+  } finally {
+    if (staging && existsSync(staging)) await rm(staging, { recursive: true, force: true });
+    await release();
+  }
+}
+
+function lanceRecord(node: SkbNode): LanceNodeRecord {
+  return {
+    id: node.id,
+    type: node.type,
+    name: node.name,
+    ...(node.aliases ? { aliases: node.aliases } : {}),
+    text: node.text,
+  };
+}
+
+/**
+ * Nodes whose relation text the change set may change, as seen in the graph before it: the
+ * neighbours of deleted nodes and the ends of deleted edges. Also the names of upserted nodes that
+ * exist already (a renamed node changes its neighbours' relation text).
+ */
+async function affectedBefore(
+  graph: GraphStoreV1,
+  changes: SkbChangeSet,
+): Promise<{ affected: Set<string>; oldNames: Map<string, string> }> {
+  const affected = new Set<string>();
+  for (const edge of changes.deleteEdges) affected.add(edge.src).add(edge.dst);
+  if (changes.deleteNodes.length > 0)
+    for (const neighbour of await graph.doNeighbors({ seeds: changes.deleteNodes, direction: 'both' }))
+      affected.add(neighbour.node);
+  const oldNames = new Map<string, string>();
+  const ids = changes.nodes.map((node) => node.id);
+  (await graph.doGetNodes(ids)).forEach((node, i) => {
+    if (node) oldNames.set(ids[i]!, node.name);
+  });
+  return { affected, oldNames };
+}
+
+/**
+ * Every node whose index row is written again, as seen in the graph after the change: the upserted
+ * nodes, the ends of new edges, the neighbours of renamed nodes, and the nodes of `affectedBefore`
+ * that still exist.
+ */
+async function affectedAfter(
+  graph: GraphStoreV1,
+  changes: SkbChangeSet,
+  affected: Set<string>,
+  oldNames: Map<string, string>,
+): Promise<Set<string>> {
+  const rows = new Set(affected);
+  for (const node of changes.nodes) rows.add(node.id);
+  for (const edge of changes.edges) rows.add(edge.src).add(edge.dst);
+  const renamed = changes.nodes
+    .filter((node) => oldNames.has(node.id) && oldNames.get(node.id) !== node.name)
+    .map((node) => node.id);
+  if (renamed.length > 0)
+    for (const neighbour of await graph.doNeighbors({ seeds: renamed, direction: 'both' }))
+      rows.add(neighbour.node);
+  const ids = [...rows];
+  const exists = await graph.doGetNodes(ids);
+  return new Set(ids.filter((_, i) => exists[i] !== undefined));
+}
+
+/**
+ * The relation text of `ids` in the changed graph: `RelationDocuments` built from their
+ * neighbourhoods, so the same code makes the same text as an ingest. Where a group is capped, which
+ * neighbours it keeps follows the edges' order: an ingest takes the bundle's; here the edges are read
+ * in the order the graph stored them (Kùzu's rel offsets: the bundle's order, then edges added by
+ * updates in the order they were added), so a store updated with A→B keeps the neighbours that a
+ * store ingested from B does when B lists A's edges first and new edges after them.
+ */
+async function relationText(
+  graph: GraphStoreV1,
+  schema: SkbSchema,
+  ids: ReadonlySet<string>,
+  limits: RelationDocumentOptions | undefined,
+): Promise<RelationDocuments> {
+  const seeds = [...ids];
+  const edges = graph.supportsCypher
+    ? await edgesInStoredOrder(graph, seeds)
+    : await edgesOfNeighbours(graph, seeds);
+  const nodeIds = [...new Set([...seeds, ...edges.flatMap((edge) => [edge.src, edge.dst])])];
+  const nodes = (await graph.doGetNodes(nodeIds)).filter((node): node is SkbNode => node !== undefined);
+  return RelationDocuments.build(schema, toAsync(nodes), toAsync(edges), limits);
+}
+
+/** Ids per Cypher query: bounds the size of one `IN` list. */
+const idsPerQuery = 5_000;
+
+/** Every edge touching `seeds`, in the order the graph stored the edges. */
+async function edgesInStoredOrder(graph: GraphStoreV1, seeds: readonly string[]): Promise<SkbEdge[]> {
+  const byOffset = new Map<number, SkbEdge>();
+  for (let i = 0; i < seeds.length; i += idsPerQuery) {
+    const result = await graph.doCypher(
+      'MATCH (a:Node)-[e:Edge]->(b:Node) WHERE a.id IN $ids OR b.id IN $ids RETURN a.id, e.type, b.id, offset(id(e))',
+      {
+        params: { ids: seeds.slice(i, i + idsPerQuery) },
+        maxRows: Number.MAX_SAFE_INTEGER,
+        timeoutMs: 600_000,
+      },
+    );
+    for (const [src, type, dst, offset] of result.rows)
+      byOffset.set(Number(offset), { src: String(src), type: String(type), dst: String(dst) });
+  }
+  return [...byOffset].sort((a, b) => a[0] - b[0]).map(([, edge]) => edge);
+}
+
+/** Every edge touching `seeds`, for graphs without Cypher (the neighbours' order is the store's). */
+async function edgesOfNeighbours(graph: GraphStoreV1, seeds: readonly string[]): Promise<SkbEdge[]> {
+  const neighbours = seeds.length > 0 ? await graph.doNeighbors({ seeds, direction: 'both' }) : [];
+  const edges = new Map<string, SkbEdge>();
+  for (const n of neighbours) {
+    const edge =
+      n.direction === 'out'
+        ? { src: n.seed, type: n.edgeType, dst: n.node }
+        : { src: n.node, type: n.edgeType, dst: n.seed };
+    // An edge between two seeds is found from both ends; it is one edge.
+    edges.set(`${edge.src}\u0000${edge.type}\u0000${edge.dst}`, edge);
+  }
+  return [...edges.values()];
+}
+
+async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
+  yield* items;
+}
+
+/** The embeddings of the upserted nodes with the store's embedder; undefined for a store without vectors. */
+async function embedUpserts(
+  directory: string,
+  indexes: NonNullable<StoreManifest['indexes']>,
+  nodes: readonly SkbNode[],
+): Promise<ArrayLike<number>[] | undefined> {
+  if (!indexes.vector) return undefined;
+  if (nodes.length === 0) return [];
+  const spec =
+    indexes.vector.embedderSpec ??
+    (indexes.vector.embedder.startsWith('local:') ? 'local' : indexes.vector.embedder);
+  const model = await createEmbeddingModel(spec, { localDirectory: join(directory, localEmbedderPath) });
+  return embedTexts(
+    model,
+    nodes.map((node) => embeddingText(node)),
+  );
+}
