@@ -6,25 +6,20 @@ import { buildStore, type OpenedStore, openStore } from '@weft/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
-import { type ChangeSetFixture, writeChangeSetFixture } from '../testing/change-set-fixture.ts';
+import {
+  type ChangeSetFixture,
+  comparableRanking,
+  writeChangeSetFixture,
+} from '../testing/change-set-fixture.ts';
 import { updateCommand } from './update.ts';
 
-/**
- * Each query's ranking (ids and scores, top 20) by `stack` over an opened store. Candidates of equal
- * score are listed by id: their order follows the index's row order, which an update changes (a
- * rewritten row moves to the end) and which no stack promises. The last group of equal scores is
- * dropped, as the cut at 20 may keep different members of it.
- */
+/** Each query's ranking by `stack` over an opened store, top 20, as `comparableRanking` puts it. */
 async function rankings(store: OpenedStore, stack: string, queries: readonly string[]) {
   const retriever = await createStack(stack, store);
   const out: { id: string; score: number }[][] = [];
   for (const query of queries) {
     const { ranking } = await retriever.doRetrieve({ query, limit: 20 });
-    const scored = ranking
-      .map((c) => ({ id: c.id, score: Math.round(c.score * 1e5) / 1e5 }))
-      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-    const last = scored.at(-1)?.score;
-    out.push(scored.length < 20 ? scored : scored.filter((c) => c.score !== last));
+    out.push(comparableRanking(ranking, 20));
   }
   return out;
 }

@@ -116,3 +116,20 @@ export async function writeChangeSetFixture(
   ];
   return { before, after, changes, queries, deleted: 'paper:10', added: 'paper:new-0' };
 }
+
+/**
+ * A ranking compared across stores: candidates of equal score listed by id (their order follows
+ * the index's row order, which an update changes — a rewritten row moves to the end — and which no
+ * stack promises), and, when the list is full, its last group of equal scores dropped (the cut may
+ * keep different members of it). Scores rounded to 5 decimals.
+ */
+export function comparableRanking(
+  ranking: readonly { readonly id: string; readonly score: number }[],
+  limit: number,
+): { id: string; score: number }[] {
+  const scored = ranking
+    .map((c) => ({ id: c.id, score: Math.round(c.score * 1e5) / 1e5 }))
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  const last = scored.at(-1)?.score;
+  return scored.length < limit ? scored : scored.filter((c) => c.score !== last);
+}

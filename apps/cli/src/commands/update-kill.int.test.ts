@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seededRandom } from '@weft/core';
+import { createStack } from '@weft/stacks';
+import { applyChanges, buildStore, openStore } from '@weft/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ChangeSetFixture,
+  comparableRanking,
+  writeChangeSetFixture,
+} from '../testing/change-set-fixture.ts';
+
+const mainScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
+
+/** What a store answers: its counts, some nodes, and bm25-rel's rankings of the fixture's queries. */
+async function answers(directory: string, fixture: ChangeSetFixture) {
+  const store = await openStore(directory);
+  try {
+    const retriever = await createStack('bm25-rel', store);
+    const rankings: string[][] = [];
+    for (const query of fixture.queries.slice(0, 25)) {
+      const { ranking } = await retriever.doRetrieve({ query, limit: 10 });
+      rankings.push(comparableRanking(ranking, 10).map((c) => `${c.id} ${c.score}`));
+    }
+    return {
+      counts: store.manifest.counts,
+      nodes: await store.graph.doGetNodes([fixture.deleted, fixture.added, 'author:0', 'paper:30']),
+      names: (await store.graph.doLookup(['Renamed Quorvath'], { fuzzy: false }))[0]?.map((m) => m.id),
+      rankings,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('weft update killed at random points', () => {
+  let root: string;
+  let fixture: ChangeSetFixture;
+  let template: string;
+  let before: Awaited<ReturnType<typeof answers>>;
+  let after: Awaited<ReturnType<typeof answers>>;
+  let updateMs = 0;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'weft-update-kill-'));
+    fixture = await writeChangeSetFixture(root);
+    template = join(root, 'template');
+    await buildStore({ bundle: fixture.before, directory: template });
+    before = await answers(template, fixture);
+    const updated = join(root, 'updated');
+    await cp(template, updated, { recursive: true });
+    updateMs = (await applyChanges(updated, fixture.changes)).seconds * 1000;
+    after = await answers(updated, fixture);
+  }, 300_000);
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('leaves after each of 24 kills a store that answers as before or as after, and a re-run succeeds', async () => {
+    expect(after).not.toEqual(before);
+    const random = seededRandom(22);
+    const store = join(root, 'store');
+    const outcomes = { before: 0, after: 0, leftovers: 0 };
+    for (let kill = 0; kill < 24; kill++) {
+      await rm(store, { recursive: true, force: true });
+      await cp(template, store, { recursive: true });
+      const child = spawn(
+        process.execPath,
+        [
+          '--conditions=@weft/source',
+          '--disable-warning=ExperimentalWarning',
+          mainScript,
+          'update',
+          '--db',
+          store,
+          fixture.changes,
+        ],
+        { stdio: 'ignore' },
+      );
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.on('exit', (_code, signal) => resolve(signal)),
+      );
+      // The update has begun once it holds the lock (the process has loaded its modules by then).
+      while (!existsSync(join(store, '.update.lock')) && child.exitCode === null) await sleep(5);
+      await sleep(random() * updateMs * 1.2);
+      child.kill('SIGKILL');
+      await exited;
+      const left = existsSync(join(store, 'versions')) ? await readdir(join(store, 'versions')) : [];
+      if (left.length > 0 || existsSync(join(store, '.update.lock'))) outcomes.leftovers++;
+      const seen = await answers(store, fixture);
+      if (JSON.stringify(seen) === JSON.stringify(before)) outcomes.before++;
+      else {
+        expect(seen, `kill ${kill}: neither as before nor as after`).toEqual(after);
+        outcomes.after++;
+      }
+      // A re-run after the kill (its lock and half-written version left behind) succeeds.
+      await applyChanges(store, fixture.changes);
+      expect(await answers(store, fixture)).toEqual(after);
+    }
+    console.log(`weft update kill loop: ${JSON.stringify(outcomes)}`);
+    expect(outcomes.before + outcomes.after).toBe(24);
+  }, 900_000);
+});
