@@ -13,6 +13,7 @@ export type ApiErrorCode =
   | 'WEFT_TIMEOUT'
   | 'WEFT_ABORTED'
   | 'WEFT_UNAVAILABLE'
+  | 'WEFT_BUSY'
   | 'WEFT_RUNTIME';
 
 /** The body of every error response: `{ "error": { "code", "message", "details"? } }` (as `weft … --json`). */
@@ -22,7 +23,7 @@ export interface ApiErrorBody {
 
 /** An error that becomes a JSON response with `status`; anything else thrown becomes a 500. */
 export class ApiError extends Error {
-  readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 499 | 500 | 503 | 504;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 499 | 500 | 503 | 504;
   readonly code: ApiErrorCode;
   readonly details: unknown;
 

@@ -164,7 +164,14 @@ export function apiSchemas(limits: ServerLimits) {
   const healthResponse = z
     .object({
       status: z.enum(['ok', 'draining']),
-      store: z.object({ name: z.string(), nodes: z.int(), edges: z.int() }),
+      store: z.object({
+        name: z.string(),
+        nodes: z.int(),
+        edges: z.int(),
+        version: z
+          .int()
+          .openapi({ description: 'updates committed since the store was built (weft update)' }),
+      }),
       stacks: z.int(),
       requests: z.object({
         inFlight: z.int(),

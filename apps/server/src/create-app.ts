@@ -8,7 +8,7 @@ import {
 import { retrieve, WeftError } from '@weft/core';
 import { fetchLabels, mentionedIds, queryResultJson } from '@weft/explain';
 import type { StackCreateOptions, StackRegistry } from '@weft/stacks';
-import type { OpenedStore } from '@weft/store';
+import { type OpenedStore, storeVersion } from '@weft/store';
 import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -20,6 +20,7 @@ import { ApiError } from './api-error.ts';
 import { type ApiKeys, apiKeyAuth, requireScope } from './api-keys.ts';
 import { apiRoutes } from './api-routes.ts';
 import { apiSchemas } from './api-schemas.ts';
+import { type ApplyChangeSet, registerChangesRoute } from './changes-route.ts';
 import type { AssetSource } from './asset-source.ts';
 import { nodeView } from './node-view.ts';
 import { RequestTracker } from './request-tracker.ts';
@@ -47,6 +48,13 @@ export interface AppOptions {
    * Without keys the server is open.
    */
   readonly apiKeys?: ApiKeys;
+  /**
+   * Called before every request: a served store that can change (`LiveStore`, after `weft update`)
+   * switches to the committed version here.
+   */
+  readonly refreshStore?: () => Promise<void>;
+  /** What `POST /changes` runs (with API keys only; see `registerChangesRoute`); absent = 404. */
+  readonly applyChanges?: ApplyChangeSet;
 }
 
 export interface WeftApp {
@@ -217,6 +225,13 @@ export function createApp(options: AppOptions): WeftApp {
     else if (status < 500) tracker.count('rejected');
     else tracker.count('failed');
   });
+  if (options.refreshStore) {
+    const refresh = options.refreshStore;
+    app.use('*', async (_c, next) => {
+      await refresh();
+      await next();
+    });
+  }
   if (options.apiKeys) {
     app.use('*', apiKeyAuth(options.apiKeys));
     const read = requireScope('read');
@@ -263,6 +278,12 @@ export function createApp(options: AppOptions): WeftApp {
   };
   app.use('/query', limitBody, jsonOnly);
   app.use('/ask', limitBody, jsonOnly);
+  registerChangesRoute(app, {
+    ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
+    ...(options.applyChanges ? { applyChanges: options.applyChanges } : {}),
+    tracker,
+    jsonOnly,
+  });
 
   app.openapi(routes.query, async (c) => {
     const body = c.req.valid('json');
@@ -337,6 +358,7 @@ export function createApp(options: AppOptions): WeftApp {
         name: store.manifest.schema.name,
         nodes: store.manifest.counts.nodes,
         edges: store.manifest.counts.edges,
+        version: storeVersion(store.manifest),
       },
       stacks: registry.list().length,
       requests: tracker.snapshot(),

@@ -1,7 +1,8 @@
 import { createStackRegistry, type StackCreateOptions, type StackRegistry } from '@weft/stacks';
-import { type OpenedStore, type OpenStoreOptions, openStore } from '@weft/store';
+import { applyChanges, type OpenedStore, type OpenStoreOptions } from '@weft/store';
 import type { ApiKeys } from './api-keys.ts';
 import type { AssetSource } from './asset-source.ts';
+import { LiveStore } from './live-store.ts';
 import type { ServerLimits } from './server-limits.ts';
 import { type ServerHandle, startServer } from './start-server.ts';
 
@@ -23,15 +24,24 @@ export interface ServeStoreOptions {
 }
 
 /**
- * Opens a store once (the graph read-only) and serves it; the handle's `shutdown` drains the server
- * and then closes the store, after the last request that could touch it has settled.
+ * Opens a store (the graph read-only) and serves it; the handle's `shutdown` drains the server
+ * and then closes the store, after the last request that could touch it has settled. The store is
+ * followed across updates (`LiveStore`): a request that arrives after `weft update` (or `POST
+ * /changes`, on a server with API keys) committed a version is answered from it.
  */
 export async function serveStore(options: ServeStoreOptions): Promise<ServerHandle> {
-  const store = await (options.openStore ?? openStore)(options.db, options.open ?? {});
+  const store = await LiveStore.open(options.db, options.open ?? {}, options.openStore);
   let handle: ServerHandle;
   try {
     handle = await startServer({
       store,
+      refreshStore: () => store.refresh(),
+      applyChanges: (changes) =>
+        applyChanges(
+          options.db,
+          changes,
+          options.open?.graphBackends ? { graphBackends: options.open.graphBackends } : {},
+        ),
       registry: options.registry ?? createStackRegistry(),
       ...(options.createOptions ? { createOptions: options.createOptions } : {}),
       ...(options.limits ? { limits: options.limits } : {}),

@@ -246,6 +246,7 @@ describe('weft serve API on a real store', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/ask',
+      '/changes',
       '/health',
       '/nodes',
       '/nodes/{id}',

@@ -13,6 +13,7 @@ export class StackPool {
   private readonly store: StackStore;
   private readonly options: StackCreateOptions;
   private readonly built = new Map<string, Promise<RetrieverV1>>();
+  private context: StackStore['context'] | undefined;
 
   constructor(registry: StackRegistry, store: StackStore, options: StackCreateOptions = {}) {
     this.registry = registry;
@@ -25,6 +26,11 @@ export class StackPool {
   }
 
   get(name: string): Promise<RetrieverV1> {
+    // A store that switched to a new version (weft update) has a new context: stacks are built again over it.
+    if (this.store.context !== this.context) {
+      this.built.clear();
+      this.context = this.store.context;
+    }
     let retriever = this.built.get(name);
     if (!retriever) {
       retriever = this.registry.create(name, this.store, this.options);
