@@ -157,7 +157,7 @@ export async function applyChanges(
     let embedded = 0;
     try {
       const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
-      const rewritten = await affectedAfter(after, changes, affected, oldNames);
+      const rewritten = await affectedAfter(after, schema, changes, affected, oldNames);
       const relations = relationFields
         ? await relationText(after, schema, rewritten, options.relationLimits)
         : undefined;
@@ -270,11 +270,12 @@ async function affectedBefore(
 
 /**
  * Every node whose index row is written again, as seen in the graph after the change: the upserted
- * nodes, the ends of new edges, the neighbours of renamed nodes, and the nodes of `affectedBefore`
- * that still exist.
+ * nodes, and — when they still exist and are of the target types (only those have relation text) —
+ * the ends of new edges, the neighbours of renamed nodes and the nodes of `affectedBefore`.
  */
 async function affectedAfter(
   graph: GraphStoreV1,
+  schema: SkbSchema,
   changes: SkbChangeSet,
   affected: Set<string>,
   oldNames: Map<string, string>,
@@ -288,9 +289,16 @@ async function affectedAfter(
   if (renamed.length > 0)
     for (const neighbour of await graph.doNeighbors({ seeds: renamed, direction: 'both' }))
       rows.add(neighbour.node);
+  const targets = schema.targetTypes ? new Set(schema.targetTypes) : undefined;
+  const upserted = new Set(changes.nodes.map((node) => node.id));
   const ids = [...rows];
-  const exists = await graph.doGetNodes(ids);
-  return new Set(ids.filter((_, i) => exists[i] !== undefined));
+  const nodes = await graph.doGetNodes(ids);
+  return new Set(
+    ids.filter((id, i) => {
+      const node = nodes[i];
+      return node !== undefined && (upserted.has(id) || !targets || targets.has(node.type));
+    }),
+  );
 }
 
 /**
