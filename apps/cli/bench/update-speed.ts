@@ -18,7 +18,12 @@ import { openStore } from '@weft/store';
 import { repositoryRoot } from '../src/commands/demo.ts';
 
 const { values } = parseArgs({
-  options: { nodes: { type: 'string', default: '135000' }, edges: { type: 'string', default: '724000' } },
+  options: {
+    nodes: { type: 'string', default: '135000' },
+    edges: { type: 'string', default: '724000' },
+    // Work in this folder and keep it (to look at the store afterwards).
+    keep: { type: 'string' },
+  },
 });
 const weft = path.join(repositoryRoot(), 'weft');
 const run = (args: string[]) =>
@@ -70,7 +75,8 @@ async function writeChanges(bundle: string, directory: string, round: number): P
 
 const p50 = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 
-const scratch = await mkdtemp(path.join(os.tmpdir(), 'weft-update-bench-'));
+const scratch = values.keep ?? (await mkdtemp(path.join(os.tmpdir(), 'weft-update-bench-')));
+await mkdir(scratch, { recursive: true });
 try {
   const bundle = path.join(scratch, 'synthetic');
   run(['synth-kb', '--out', bundle, '--nodes', values.nodes!, '--edges', values.edges!, '--seed', '1']);
@@ -132,5 +138,5 @@ try {
     await opened.close();
   }
 } finally {
-  await rm(scratch, { recursive: true, force: true });
+  if (!values.keep) await rm(scratch, { recursive: true, force: true });
 }
