@@ -9,6 +9,14 @@ export {
 } from './graph-backends.ts';
 export { openStore, type OpenStoreOptions } from './open-store.ts';
 export { type RelationDocumentOptions, RelationDocuments, relationLabel } from './relation-documents.ts';
+export {
+  type ArtifactFreshness,
+  artifactFreshness,
+  type FittedOn,
+  fittedOnFileName,
+  recordFittedOn,
+  staleArtifactsShare,
+} from './artifact-freshness.ts';
 export { artifactsDirectory, replaceArtifacts } from './replace-artifacts.ts';
 export { type ArtifactInfo, type StoreInfo, storeInfo } from './store-info.ts';
 export { manifestFileName, readManifest } from './store-directory.ts';

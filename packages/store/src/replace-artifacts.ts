@@ -3,6 +3,8 @@ import { cp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FileArtifactStore } from '@weft/core';
 import type { ArtifactStore } from '@weft/spec';
+import { recordFittedOn } from './artifact-freshness.ts';
+import { readManifest } from './store-directory.ts';
 
 /** The folder of a store that holds what `weft train` fitted. */
 export function artifactsDirectory(storeDirectory: string): string {
@@ -14,7 +16,8 @@ export function artifactsDirectory(storeDirectory: string): string {
  * `fit` resolves: a failed or interrupted training run leaves the previous artifacts in place.
  * Readers of the store keep working throughout (they read whole files, and each rename is atomic).
  * With `keepExisting`, the fresh store starts as a copy of the current one, so training some stacks
- * keeps what the others learned.
+ * keeps what the others learned. The store version the artefacts were fitted on is recorded beside
+ * them (`FITTED-ON`; see `artifactFreshness`).
  */
 export async function replaceArtifacts<T>(
   storeDirectory: string,
@@ -24,9 +27,14 @@ export async function replaceArtifacts<T>(
   const final = artifactsDirectory(storeDirectory);
   const next = `${final}.next-${process.pid}`;
   await rm(next, { recursive: true, force: true });
+  // Read before the fit: an update committed during training is one the artefacts did not see.
+  const manifest = existsSync(path.join(storeDirectory, 'store.json'))
+    ? await readManifest(storeDirectory)
+    : undefined;
   try {
     if (options.keepExisting && existsSync(final)) await cp(final, next, { recursive: true });
     const result = await fit(new FileArtifactStore(next));
+    if (manifest && existsSync(next)) await recordFittedOn(next, manifest);
     const old = `${final}.old-${process.pid}`;
     if (existsSync(final)) await rename(final, old);
     if (existsSync(next)) await rename(next, final);

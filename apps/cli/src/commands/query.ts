@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { retrieve } from '@weft/core';
+import { artifactFreshness } from '@weft/store';
 import {
   type Command,
   integerOption,
@@ -80,12 +81,16 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
           store.graph,
           explain ? mentionedIds(result) : result.ranking.map((c) => c.id),
         );
-        const json = queryResultJson(result, labels, { query: text, stack: retriever.name, explain });
+        const answer = queryResultJson(result, labels, { query: text, stack: retriever.name, explain });
+        // Trained parts fitted before many updates (weft update) are reported, never used silently.
+        const stale = (await artifactFreshness(store.directory, store.manifest))?.warning;
+        const json = stale ? { ...answer, warnings: [...answer.warnings, stale] } : answer;
         const { results } = json;
         if (args.values.json === true) {
           io.stdout.write(`${JSON.stringify(json)}\n`);
           return 0;
         }
+        if (stale) io.stderr.write(`warning: ${stale}\n`);
         // With a model, what the LLM stages fell back on belongs with the answer (stderr: for people).
         if (hasModel(model) && !explain)
           for (const warning of traceWarnings(result)) io.stderr.write(`note: ${warning}\n`);

@@ -2,7 +2,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStack } from '@weft/stacks';
-import { buildStore, type OpenedStore, openStore } from '@weft/store';
+import { artifactFreshness, buildStore, type OpenedStore, openStore, replaceArtifacts } from '@weft/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
@@ -11,6 +11,7 @@ import {
   comparableRanking,
   writeChangeSetFixture,
 } from '../testing/change-set-fixture.ts';
+import { queryCommand } from './query.ts';
 import { updateCommand } from './update.ts';
 
 /** Each query's ranking by `stack` over an opened store, top 20, as `comparableRanking` puts it. */
@@ -36,6 +37,10 @@ describe('weft update', () => {
     rebuilt = join(root, 'rebuilt');
     await buildStore({ bundle: fixture.before, directory: updated });
     await buildStore({ bundle: fixture.after, directory: rebuilt });
+    // Something trained on version 0 (what it holds does not matter here, only when it was fitted).
+    await replaceArtifacts(updated, (artifacts) =>
+      artifacts.put('update-test.marker', { fitted: true }),
+    );
   }, 300_000);
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
@@ -123,4 +128,37 @@ describe('weft update', () => {
       await fresh.close();
     }
   }, 300_000);
+
+  it('reports trained artifacts as stale after updates beyond the threshold, until weft train refits them', async () => {
+    const store = await openStore(updated);
+    try {
+      const freshness = await artifactFreshness(updated, store.manifest);
+      expect(freshness).toMatchObject({ stale: true, storeVersion: 1, fittedOn: { storeVersion: 0 } });
+    } finally {
+      await store.close();
+    }
+    const c = captureIo(root);
+    expect(
+      await runCli(['query', '--db', updated, '--stack', 'bm25', 'glimmerstone'], c.io, [queryCommand]),
+    ).toBe(0);
+    expect(c.err()).toContain(
+      'warning: the trained artifacts were fitted on store version 0; 1 update(s) since changed',
+    );
+    expect(c.err()).toContain('run weft train');
+    const json = captureIo(root);
+    await runCli(['query', '--db', updated, '--stack', 'bm25', 'glimmerstone', '--json'], json.io, [
+      queryCommand,
+    ]);
+    expect((JSON.parse(json.out()) as { warnings: string[] }).warnings.join()).toContain('may be stale');
+
+    await replaceArtifacts(updated, (artifacts) =>
+      artifacts.put('update-test.marker', { fitted: true }),
+    );
+    const refitted = await openStore(updated);
+    try {
+      expect((await artifactFreshness(updated, refitted.manifest))?.stale).toBe(false);
+    } finally {
+      await refitted.close();
+    }
+  });
 });
