@@ -2,7 +2,15 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStack } from '@weft/stacks';
-import { artifactFreshness, buildStore, type OpenedStore, openStore, replaceArtifacts } from '@weft/store';
+import {
+  applyChanges,
+  artifactFreshness,
+  buildStore,
+  type OpenedStore,
+  openStore,
+  replaceArtifacts,
+  resolveGraphBackend,
+} from '@weft/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
@@ -38,9 +46,7 @@ describe('weft update', () => {
     await buildStore({ bundle: fixture.before, directory: updated });
     await buildStore({ bundle: fixture.after, directory: rebuilt });
     // Something trained on version 0 (what it holds does not matter here, only when it was fitted).
-    await replaceArtifacts(updated, (artifacts) =>
-      artifacts.put('update-test.marker', { fitted: true }),
-    );
+    await replaceArtifacts(updated, (artifacts) => artifacts.put('update-test.marker', { fitted: true }));
   }, 300_000);
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
@@ -151,14 +157,20 @@ describe('weft update', () => {
     ]);
     expect((JSON.parse(json.out()) as { warnings: string[] }).warnings.join()).toContain('may be stale');
 
-    await replaceArtifacts(updated, (artifacts) =>
-      artifacts.put('update-test.marker', { fitted: true }),
-    );
+    await replaceArtifacts(updated, (artifacts) => artifacts.put('update-test.marker', { fitted: true }));
     const refitted = await openStore(updated);
     try {
       expect((await artifactFreshness(updated, refitted.manifest))?.stale).toBe(false);
     } finally {
       await refitted.close();
     }
+  });
+
+  it('refuses a store whose graph backend cannot update, naming the backend', async () => {
+    // Kùzu as a backend that never got `update` (as PostgreSQL's has none).
+    const { update: _update, ...withoutUpdate } = await resolveGraphBackend('kuzu');
+    await expect(applyChanges(updated, fixture.changes, { graphBackends: [withoutUpdate] })).rejects.toThrow(
+      "the store's graph backend 'kuzu' cannot apply changes in place; rebuild the store with weft ingest",
+    );
   });
 });
