@@ -316,12 +316,40 @@ async function relationText(
   limits: RelationDocumentOptions | undefined,
 ): Promise<RelationDocuments> {
   const seeds = [...ids];
-  const edges = graph.supportsCypher
+  const all = graph.supportsCypher
     ? await edgesInStoredOrder(graph, seeds)
     : await edgesOfNeighbours(graph, seeds);
+  const edges = withinCaps(all, ids, limits);
   const nodeIds = [...new Set([...seeds, ...edges.flatMap((edge) => [edge.src, edge.dst])])];
   const nodes = (await graph.doGetNodes(nodeIds)).filter((node): node is SkbNode => node !== undefined);
   return RelationDocuments.build(schema, toAsync(nodes), toAsync(edges), limits);
+}
+
+/**
+ * The edges that can reach a seed's relation text: per seed, edge type and direction, the first
+ * `outLimit` / `inLimit` (`RelationDocuments`' caps) in order. The order is kept, so the caps keep
+ * the same neighbours; fetching only their nodes spares reading every neighbour of a hub.
+ */
+function withinCaps(
+  edges: readonly SkbEdge[],
+  seeds: ReadonlySet<string>,
+  limits: RelationDocumentOptions | undefined,
+): SkbEdge[] {
+  const outLimit = limits?.outLimit ?? 50;
+  const inLimit = limits?.inLimit ?? 20;
+  const counts = new Map<string, number>();
+  const take = (key: string, limit: number) => {
+    const count = counts.get(key) ?? 0;
+    if (count >= limit) return false;
+    counts.set(key, count + 1);
+    return true;
+  };
+  return edges.filter((edge) => {
+    // Both sides are counted: an edge between two seeds may be in one's caps and not the other's.
+    const out = seeds.has(edge.src) && take(`${edge.src}\u0000${edge.type}\u0000out`, outLimit);
+    const into = seeds.has(edge.dst) && take(`${edge.dst}\u0000${edge.type}\u0000in`, inLimit);
+    return out || into;
+  });
 }
 
 /** Ids per Cypher query: bounds the size of one `IN` list. */
@@ -331,16 +359,20 @@ const idsPerQuery = 5_000;
 async function edgesInStoredOrder(graph: GraphStoreV1, seeds: readonly string[]): Promise<SkbEdge[]> {
   const byOffset = new Map<number, SkbEdge>();
   for (let i = 0; i < seeds.length; i += idsPerQuery) {
-    const result = await graph.doCypher(
-      'MATCH (a:Node)-[e:Edge]->(b:Node) WHERE a.id IN $ids OR b.id IN $ids RETURN a.id, e.type, b.id, offset(id(e))',
-      {
-        params: { ids: seeds.slice(i, i + idsPerQuery) },
-        maxRows: Number.MAX_SAFE_INTEGER,
-        timeoutMs: 600_000,
-      },
-    );
-    for (const [src, type, dst, offset] of result.rows)
-      byOffset.set(Number(offset), { src: String(src), type: String(type), dst: String(dst) });
+    // One query per direction, each starting from the seeds' primary keys (an `IN` test on both
+    // ends scanned every edge: 10 s on 724,000 edges, against 0.4 s).
+    for (const pattern of ['(a:Node {id: id})-[e:Edge]->(b:Node)', '(b:Node {id: id})<-[e:Edge]-(a:Node)']) {
+      const result = await graph.doCypher(
+        `UNWIND $ids AS id MATCH ${pattern} RETURN a.id, e.type, b.id, offset(id(e))`,
+        {
+          params: { ids: seeds.slice(i, i + idsPerQuery) },
+          maxRows: Number.MAX_SAFE_INTEGER,
+          timeoutMs: 600_000,
+        },
+      );
+      for (const [src, type, dst, offset] of result.rows)
+        byOffset.set(Number(offset), { src: String(src), type: String(type), dst: String(dst) });
+    }
   }
   return [...byOffset].sort((a, b) => a[0] - b[0]).map(([, edge]) => edge);
 }
