@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStack } from '@weft/stacks';
@@ -173,4 +173,29 @@ describe('weft update', () => {
       "the store's graph backend 'kuzu' cannot apply changes in place; rebuild the store with weft ingest",
     );
   });
+
+  it('rebuilds a graph grown past twice its compact size, keeping what the store answers', async () => {
+    const before = await openStore(updated);
+    const graphFolder = join(updated, before.manifest.graph.path);
+    await before.close();
+    // As if the graph had been built at one byte: any size is past twice that.
+    await writeFile(join(graphFolder, 'compact-bytes'), '1');
+    const applied = await applyChanges(updated, fixture.changes);
+    expect(applied.timings).toHaveProperty('graph');
+    const compacted = Number(
+      await readFile(join(updated, applied.manifest.graph.path, 'compact-bytes'), 'utf8'),
+    );
+    expect(compacted).toBeGreaterThan(1);
+    const after = await openStore(updated);
+    const fresh = await openStore(rebuilt);
+    try {
+      expect(after.manifest.counts).toEqual(fresh.manifest.counts);
+      expect(await rankings(after, 'bm25-rel', fixture.queries)).toEqual(
+        await rankings(fresh, 'bm25-rel', fixture.queries),
+      );
+    } finally {
+      await after.close();
+      await fresh.close();
+    }
+  }, 120_000);
 });
