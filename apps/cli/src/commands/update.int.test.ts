@@ -129,6 +129,25 @@ describe('weft update', () => {
           await rankings(fresh, stack, fixture.queries),
         );
       }
+      // The vectors are not equal: the local embedder was fitted on A, an ingest of B fits it on B.
+      // How far apart the two stores' vector rankings are is measured, not required.
+      const top = async (store: OpenedStore) => {
+        const retriever = await createStack('vector', store);
+        const out: string[][] = [];
+        for (const query of fixture.queries)
+          out.push((await retriever.doRetrieve({ query, limit: 10 })).ranking.map((c) => c.id));
+        return out;
+      };
+      const [updatedTop, freshTop] = [await top(after), await top(fresh)];
+      const overlap =
+        updatedTop.reduce(
+          (sum, ids, i) => sum + ids.filter((id) => freshTop[i]!.includes(id)).length / 10,
+          0,
+        ) / updatedTop.length;
+      const sameFirst = updatedTop.filter((ids, i) => ids[0] === freshTop[i]![0]).length / updatedTop.length;
+      console.log(
+        `vector stack, store updated A→B vs ingested from B: top-10 overlap ${(overlap * 100).toFixed(1)} %, same first result ${(sameFirst * 100).toFixed(1)} % of ${updatedTop.length} queries`,
+      );
     } finally {
       await after.close();
       await fresh.close();
