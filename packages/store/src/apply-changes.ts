@@ -304,10 +304,9 @@ async function affectedAfter(
 /**
  * The relation text of `ids` in the changed graph: `RelationDocuments` built from their
  * neighbourhoods, so the same code makes the same text as an ingest. Where a group is capped, which
- * neighbours it keeps follows the edges' order: an ingest takes the bundle's; here the edges are read
- * in the order the graph stored them (Kùzu's rel offsets: the bundle's order, then edges added by
- * updates in the order they were added), so a store updated with A→B keeps the neighbours that a
- * store ingested from B does when B lists A's edges first and new edges after them.
+ * neighbours it keeps follows the order the edges are read in: an ingest reads the bundle's order;
+ * here they are read in the order the graph stores them (Kùzu: by node, then as added), which is
+ * not the bundle's — for such nodes the text may differ from an ingest's (docs/skb-format.md).
  */
 async function relationText(
   graph: GraphStoreV1,
