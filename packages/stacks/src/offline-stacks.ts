@@ -165,7 +165,7 @@ const focused: StackEntry = {
     name: 'focused-offline',
     context: store.context,
     planner: new SchemaPlanner({ artifact: plannerArtifact }),
-    traversers: [new FocusedTraverser() as TraverserV1],
+    traversers: [new FocusedTraverser({ alphaByConfidence: true }) as TraverserV1],
     llmBudget: 0,
   }),
   async train(store, options) {
