@@ -22,14 +22,6 @@ export {
 } from './llm/metering-middleware.ts';
 export { createRetriever, retrieve, type StackDefinition } from './pipeline/create-retriever.ts';
 export { emptyPlan } from './pipeline/empty-plan.ts';
-export { ArtifactCache } from './stores/artifact-cache.ts';
-export {
-  type ArtifactEnvelope,
-  type ArtifactLoad,
-  artifactEnvelope,
-  artifactName,
-  loadArtifact,
-} from './stores/artifacts.ts';
 export { FileArtifactStore } from './stores/file-artifact-store.ts';
 export {
   assertEmbedderMatches,

@@ -1,4 +1,4 @@
-import { artifactEnvelope } from '@weft/core';
+import { artifactEnvelope } from '@weft/kit';
 import { toyContext, memoryArtifacts } from '@weft/core/test';
 import { describe, expect, it } from 'vitest';
 import { LexicalPlanner, lexicalPlannerArtifact, noRelation } from './lexical-planner.ts';

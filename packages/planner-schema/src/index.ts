@@ -23,10 +23,6 @@ export {
   type SchemaPlannerSettings,
   scoreHypotheses,
 } from './schema-planner.ts';
-export {
-  loadSchemaPlannerModel,
-  saveSchemaPlannerModel,
-  schemaPlannerFormat,
-} from './schema-planner-artifact.ts';
+export { schemaPlannerArtifact } from './schema-planner-artifact.ts';
 export type { SchemaPlannerModel } from './schema-planner-model.ts';
 export { type TrainSchemaPlannerOptions, trainSchemaPlanner } from './train-schema-planner.ts';

@@ -1,6 +1,8 @@
-import { ArtifactCache, emptyPlan, linearScore, sigmoid, WeftError } from '@weft/core';
+import { emptyPlan, linearScore, sigmoid, WeftError } from '@weft/core';
+import { ArtifactCache } from '@weft/kit';
 import type {
   Anchor,
+  ArtifactRefV1,
   Plan,
   PlannerV1,
   PlanOptions,
@@ -22,7 +24,7 @@ import {
 import { oneHopMetapaths, toPlanHops } from './metapath.ts';
 import { predictNaiveBayes } from './naive-bayes.ts';
 import { queryWords, singularForms, stopwords, tokens as toTokens } from './query-text.ts';
-import { loadSchemaPlannerModel } from './schema-planner-artifact.ts';
+import { schemaPlannerArtifact } from './schema-planner-artifact.ts';
 import type { SchemaPlannerModel } from './schema-planner-model.ts';
 
 /**
@@ -34,11 +36,11 @@ export type SchemaPlannerOptions = SchemaPlannerSettings &
   (
     | {
         /**
-         * The artifact `trainSchemaPlanner` stored the model under (`artifactName(stack, 'planner-schema')`),
-         * read from `context.artifacts`. When it is missing or stale the planner warns
-         * (`context.warn`) and uses hand-set weights.
+         * The artifact the training step stored the model under (a name, or a reference that
+         * also names where an older Weft stored it), read from `context.artifacts`. When it is
+         * missing or stale the planner warns (`context.warn`) and uses hand-set weights.
          */
-        readonly artifact: string;
+        readonly artifact: string | ArtifactRefV1;
         readonly model?: undefined;
       }
     | { readonly model: SchemaPlannerModel; readonly artifact?: undefined }
@@ -67,11 +69,11 @@ export class SchemaPlanner implements PlannerV1 {
    * Loaded models by artifact store: one planner may serve several stores (stacks over two stores
    * share it), and each store has its own model. Read once per store; a failed read is retried.
    */
-  private readonly models = new ArtifactCache<SchemaPlannerModel>(loadSchemaPlannerModel);
+  private readonly models = new ArtifactCache(schemaPlannerArtifact);
 
   constructor(options: SchemaPlannerOptions) {
     // Callers without types (scripts, JavaScript) get a message rather than a TypeError on first use.
-    if (options?.model === undefined && typeof options?.artifact !== 'string') {
+    if (options?.model === undefined && options?.artifact === undefined) {
       throw new WeftError({
         code: 'WEFT_BAD_INPUT',
         message:

@@ -1,4 +1,5 @@
-import { artifactEnvelope, emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/core';
+import { artifactEnvelope } from '@weft/kit';
 import { toyContext, memoryArtifacts } from '@weft/core/test';
 import type { Candidate, Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
-import type { ArtifactStore, RetrievalContext } from '@weft/spec';
-import { type ArtifactLoad, loadArtifact } from './artifacts.ts';
+import type { ArtifactRefV1, ArtifactStore, RetrievalContext } from '@weft/spec';
+import type { ArtifactDefinition, ArtifactLoad } from './artifacts.ts';
 
-type Loader<T> = (artifacts: ArtifactStore | undefined, name: string) => Promise<ArtifactLoad<T>>;
+type Artifact = string | ArtifactRefV1;
 
 /**
  * A trained part as a stage reads it: loaded once per artifact store (one stage instance may serve
@@ -10,29 +10,27 @@ type Loader<T> = (artifacts: ArtifactStore | undefined, name: string) => Promise
  */
 export class ArtifactCache<T> {
   private readonly loads = new WeakMap<ArtifactStore, Promise<ArtifactLoad<T>>>();
-  private readonly loader: Loader<T>;
 
-  /** `expected`: the kind and version `loadArtifact` checks, or a loader with checks of its own. */
-  constructor(expected: { readonly kind: string; readonly version: number } | Loader<T>) {
-    this.loader =
-      typeof expected === 'function'
-        ? expected
-        : (artifacts, name) => loadArtifact<T>(artifacts, name, expected);
+  private readonly definition: Pick<ArtifactDefinition<T>, 'load'>;
+
+  /** `definition`: the kind of trained part (`defineArtifact`), whose `load` checks what it reads. */
+  constructor(definition: Pick<ArtifactDefinition<T>, 'load'>) {
+    this.definition = definition;
   }
 
   /** The artifact `name` of the context's store, or undefined after a warning. */
-  async get(context: RetrievalContext, name: string): Promise<T | undefined> {
+  async get(context: RetrievalContext, name: Artifact): Promise<T | undefined> {
     const load = await this.load(context.artifacts, name);
     if (load.status === 'loaded') return load.value;
     context.warn?.(load.message);
     return undefined;
   }
 
-  private load(artifacts: ArtifactStore | undefined, name: string): Promise<ArtifactLoad<T>> {
-    if (!artifacts) return this.loader(undefined, name);
+  private load(artifacts: ArtifactStore | undefined, name: Artifact): Promise<ArtifactLoad<T>> {
+    if (!artifacts) return this.definition.load(undefined, name);
     let load = this.loads.get(artifacts);
     if (!load) {
-      load = this.loader(artifacts, name);
+      load = this.definition.load(artifacts, name);
       this.loads.set(artifacts, load);
       // A failed read (I/O) is tried again next time rather than remembered.
       load.catch(() => this.loads.delete(artifacts));

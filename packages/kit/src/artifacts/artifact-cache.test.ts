@@ -1,8 +1,7 @@
 import type { ArtifactStore, RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { toyContext } from '../test/toy-context.ts';
 import { ArtifactCache } from './artifact-cache.ts';
-import { artifactEnvelope } from './artifacts.ts';
+import { artifactEnvelope, defineArtifact } from './artifacts.ts';
 
 function artifacts(entries: Record<string, unknown>): ArtifactStore & { reads: number } {
   const store = {
@@ -18,15 +17,13 @@ function artifacts(entries: Record<string, unknown>): ArtifactStore & { reads: n
 
 describe('ArtifactCache', () => {
   it('reads each store once, keeps stores apart, and warns on every fallback', async () => {
-    const cache = new ArtifactCache<{ w: number }>({ kind: 'k', version: 1 });
+    const cache = new ArtifactCache(defineArtifact<{ w: number }>({ kind: 'k', version: 1 }));
     const a = artifacts({ m: artifactEnvelope('k', 1, { w: 1 }) });
     const b = artifacts({ m: artifactEnvelope('k', 1, { w: 2 }) });
     const warnings: string[] = [];
-    const context = (store: ArtifactStore): RetrievalContext => ({
-      ...toyContext(),
-      artifacts: store,
-      warn: (m) => warnings.push(m),
-    });
+    // The cache reads only the context's artifacts and warn.
+    const context = (store: ArtifactStore) =>
+      ({ artifacts: store, warn: (m: string) => warnings.push(m) }) as unknown as RetrievalContext;
     const [first, second, again] = await Promise.all([
       cache.get(context(a), 'm'),
       cache.get(context(b), 'm'),
