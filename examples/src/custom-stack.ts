@@ -15,8 +15,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRetriever, reciprocalRankFusion, retrieve, type StackDefinition } from '@weft/core';
-import { artifactName, balancedQueries, collectExamples } from '@weft/kit';
+import { createRetriever, retrieve, type StackDefinition } from '@weft/core';
+import { artifactName, balancedQueries, collectExamples, reciprocalRankFusion } from '@weft/kit';
 import { buildWordnetBundle } from '@weft/kb-wordnet';
 import { LexicalPlanner } from '@weft/planner-lexical';
 import {

@@ -1,5 +1,6 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import { importOptionalProvider, splitBaseUrlSpec, WeftError } from '@weft/core';
+import { importOptionalProvider, splitBaseUrlSpec } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { LocalEmbeddingModel } from './local-embedding-model.ts';
 
 /** An optional provider package, resolved from this package (where it is a dependency). */

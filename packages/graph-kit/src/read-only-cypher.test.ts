@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { describe, expect, it } from 'vitest';
 import { assertReadOnlyCypher } from './read-only-cypher.ts';
 

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 
 // Clauses and statements that change data, schema, settings or the attached databases.
 const writingKeywords = new Set([

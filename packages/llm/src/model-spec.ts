@@ -1,5 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { importOptionalProvider, splitBaseUrlSpec, WeftError } from '@weft/core';
+import { importOptionalProvider, splitBaseUrlSpec } from '@weft/core';
+import { WeftError } from '@weft/kit';
 
 /** An optional provider package, resolved from this package (where it is a dependency). */
 const loadProvider = <T>(name: string) => importOptionalProvider<T>(name, 'this model', (n) => import(n));

@@ -1,6 +1,6 @@
 import { planProblems, runPlannerSuite } from '@weft/conformance';
-import { createRetriever, emptyPlan, retrieve } from '@weft/core';
-import { artifactName } from '@weft/kit';
+import { createRetriever, retrieve } from '@weft/core';
+import { artifactName, emptyPlan } from '@weft/kit';
 import {
   MockCritic,
   MockLanguageModelV4,

@@ -1,5 +1,4 @@
-import { type LinearModel, linearScore, sigmoid } from '@weft/core';
-import { ArtifactCache, defineArtifact } from '@weft/kit';
+import { ArtifactCache, defineArtifact, type LinearModel, linearScore, sigmoid } from '@weft/kit';
 import { describedAnchors, groundQuestion } from '@weft/grounding';
 import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
 import type { Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';

@@ -1,4 +1,4 @@
-import { fitLogistic } from '@weft/core';
+import { fitLogistic } from '@weft/kit';
 import { contentWords, linkMentions } from '@weft/linker';
 import type { RetrievalContext } from '@weft/spec';
 import { type LexicalPlannerModel, noRelation, relationLabel } from './lexical-planner.ts';

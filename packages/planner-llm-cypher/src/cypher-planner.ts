@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { callText, defaultUnsureThreshold, isLlmWhen, type LlmWhen, looksLikeRefusal } from '@weft/llm';
 import type { Plan, PlannerV1, PlanOptions } from '@weft/spec';
 import { type CypherExample, cypherInstructions, cypherPrompt } from './cypher-prompt.ts';

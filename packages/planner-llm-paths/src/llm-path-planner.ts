@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { ArtifactLoad } from '@weft/kit';
 import {
   callStructured,

@@ -1,4 +1,4 @@
-import type { LinearModel } from '@weft/core';
+import type { LinearModel } from '@weft/kit';
 import type { MetapathKey } from './metapath.ts';
 import type { NaiveBayesModel } from './naive-bayes.ts';
 

@@ -1,5 +1,4 @@
-import { emptyPlan, linearScore, sigmoid, WeftError } from '@weft/core';
-import { ArtifactCache } from '@weft/kit';
+import { ArtifactCache, emptyPlan, linearScore, sigmoid, WeftError } from '@weft/kit';
 import type {
   Anchor,
   ArtifactRefV1,

@@ -1,4 +1,4 @@
-import { fitLogistic } from '@weft/core';
+import { fitLogistic } from '@weft/kit';
 import type { RetrievalContext, SkbQuery } from '@weft/spec';
 import { type Linking, type LinkingOptions, linkQuery } from './hypotheses.ts';
 import { buildHypotheses, hypothesisFeatures } from './hypothesis-features.ts';

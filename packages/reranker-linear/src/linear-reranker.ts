@@ -1,5 +1,4 @@
-import { type LinearModel, linearScore } from '@weft/core';
-import { ArtifactCache, defineArtifact } from '@weft/kit';
+import { ArtifactCache, defineArtifact, type LinearModel, linearScore } from '@weft/kit';
 import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
 import {
   featureRows,

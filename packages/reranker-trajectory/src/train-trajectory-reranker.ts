@@ -1,4 +1,4 @@
-import { fitLogistic, type LinearModel, linearScore, sigmoid } from '@weft/core';
+import { fitLogistic, type LinearModel, linearScore, sigmoid } from '@weft/kit';
 import type { Candidate, Plan } from '@weft/spec';
 import {
   gateFeatures,

@@ -1,6 +1,6 @@
 import { runRerankerSuite } from '@weft/conformance';
-import { createRetriever, emptyPlan, retrieve } from '@weft/core';
-import { artifactEnvelope } from '@weft/kit';
+import { createRetriever, retrieve } from '@weft/core';
+import { artifactEnvelope, emptyPlan } from '@weft/kit';
 import {
   InMemoryGraphStore,
   InMemoryTextIndex,

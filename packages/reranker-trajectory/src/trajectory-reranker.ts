@@ -1,5 +1,4 @@
-import { linearScore, sigmoid, WeftError } from '@weft/core';
-import { ArtifactCache } from '@weft/kit';
+import { ArtifactCache, linearScore, sigmoid, WeftError } from '@weft/kit';
 import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
 import { gateRow, routedOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';

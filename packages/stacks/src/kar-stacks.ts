@@ -1,4 +1,5 @@
-import { reciprocalRankFusion, type StackDefinition } from '@weft/core';
+import type { StackDefinition } from '@weft/core';
+import { reciprocalRankFusion } from '@weft/kit';
 import { KarExpander, LlmKarExpander } from '@weft/expander-kar';
 import { LexicalPlanner } from '@weft/planner-lexical';
 import type { RetrievalContext, TraverserV1 } from '@weft/spec';

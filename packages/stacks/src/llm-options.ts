@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { isLlmWhen, type LlmWhen } from '@weft/llm';
 import type { RetrievalContext } from '@weft/spec';
 import type { StackCreateOptions, StackStore } from './stack-registry.ts';

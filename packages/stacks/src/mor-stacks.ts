@@ -1,5 +1,5 @@
-import { createRetriever, type StackDefinition, WeftError } from '@weft/core';
-import { artifactName, balancedQueries, collectExamples, spread } from '@weft/kit';
+import { createRetriever, type StackDefinition } from '@weft/core';
+import { artifactName, balancedQueries, collectExamples, spread, WeftError } from '@weft/kit';
 import {
   type FewShotCandidate,
   fitLlmPathPlanner,

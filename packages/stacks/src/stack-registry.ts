@@ -1,5 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { createRetriever, type StackDefinition, WeftError } from '@weft/core';
+import { createRetriever, type StackDefinition } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { LlmWhen } from '@weft/llm';
 import type { RetrievalContext, RetrieverV1, TrainingSetV1, TrainingStepV1 } from '@weft/spec';
 

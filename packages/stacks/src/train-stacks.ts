@@ -1,5 +1,4 @@
-import { WeftError } from '@weft/core';
-import { loadArtifact } from '@weft/kit';
+import { loadArtifact, WeftError } from '@weft/kit';
 import type { ArtifactRefV1, ArtifactStore, TrainingStepV1, TrainReportV1 } from '@weft/spec';
 import type { StackEntry, StackRegistry, StackStore, TrainingSet } from './stack-registry.ts';
 

@@ -1,5 +1,4 @@
-import { narrowingTypes, searchText } from '@weft/core';
-import { ArtifactCache } from '@weft/kit';
+import { ArtifactCache, narrowingTypes, searchText } from '@weft/kit';
 import { embedMany } from 'ai';
 import { contentWords } from '@weft/grounding';
 import type {

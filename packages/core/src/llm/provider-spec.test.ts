@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WeftError } from '../errors/weft-error.ts';
+import { WeftError } from '@weft/kit';
 import { importOptionalProvider, splitBaseUrlSpec } from './provider-spec.ts';
 
 describe('splitBaseUrlSpec', () => {

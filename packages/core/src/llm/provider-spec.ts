@@ -1,4 +1,4 @@
-import { WeftError } from '../errors/weft-error.ts';
+import { WeftError } from '@weft/kit';
 
 /**
  * The `<baseURL>:<model>` tail of an `openai-compatible:` model or embedder spec, split:
