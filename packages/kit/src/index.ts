@@ -35,3 +35,8 @@ export {
 } from './search/search.ts';
 export { trigramCount, trigramSimilarity, trigrams } from './text/trigram-similarity.ts';
 export { emptyPlan } from './plan/empty-plan.ts';
+export {
+  assertReadOnlyCypher,
+  type ReadOnlyCypherOptions,
+  readOnlyCypherProblem,
+} from './cypher/read-only-cypher.ts';
