@@ -40,3 +40,4 @@ export {
   type ReadOnlyCypherOptions,
   readOnlyCypherProblem,
 } from './cypher/read-only-cypher.ts';
+export { type PathConstraintsOptions, pathConstraints } from './plan/path-constraints.ts';

@@ -1,4 +1,4 @@
-import { ArtifactCache, emptyPlan, linearScore, sigmoid, WeftError } from '@weft/kit';
+import { ArtifactCache, emptyPlan, linearScore, pathConstraints, sigmoid, WeftError } from '@weft/kit';
 import type {
   Anchor,
   ArtifactRefV1,
@@ -301,29 +301,7 @@ function constraintsOf(
   const selected = [first];
   const second = paths.find((p) => p.anchor !== first.anchor && p.score >= 0.5 * first.score);
   if (second) selected.push(second);
-  const variables: PlanVariable[] = [
-    {
-      name: 'x',
-      nodeTypes: targetTypes.filter((t) => t.score >= 0.5).map((t) => t.type),
-      ...(restriction ? { restriction } : {}),
-    },
-  ];
-  const triplets: PlanTriplet[] = [];
-  selected.forEach((path, p) => {
-    if (!anchors[path.anchor!]) return;
-    let previous: PlanTriplet['subject'] = { kind: 'anchor', anchor: path.anchor! };
-    path.hops.forEach((hop, i) => {
-      const last = i === path.hops.length - 1;
-      const name = last ? 'x' : `y${p}_${i}`;
-      if (!last) variables.push({ name, ...(hop.nodeTypes ? { nodeTypes: hop.nodeTypes } : {}) });
-      const next: PlanTriplet['object'] = { kind: 'variable', name };
-      triplets.push(
-        hop.direction === 'out'
-          ? { subject: previous, edgeType: hop.edgeType, object: next }
-          : { subject: next, edgeType: hop.edgeType, object: previous },
-      );
-      previous = next;
-    });
-  });
-  return { variables, triplets };
+  // A path whose anchor is not in the plan constrains nothing (it keeps its place in the names).
+  const anchored = selected.map((path) => (anchors[path.anchor!] ? path : { ...path, anchor: undefined }));
+  return pathConstraints(anchored, { targetTypes, restriction });
 }
