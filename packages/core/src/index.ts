@@ -10,7 +10,6 @@ export {
 export { LlmMeter, type LlmUsage } from './llm/llm-meter.ts';
 export { meterEmbeddingModel } from './llm/meter-embedding-model.ts';
 export { activeMeters, withMeters } from './llm/meter-scope.ts';
-export { importOptionalProvider, splitBaseUrlSpec } from './llm/provider-spec.ts';
 export {
   callFailure,
   type MeteringMiddlewareOptions,

@@ -41,3 +41,10 @@ export {
   readOnlyCypherProblem,
 } from './cypher/read-only-cypher.ts';
 export { type PathConstraintsOptions, pathConstraints } from './plan/path-constraints.ts';
+export {
+  importOptionalProvider,
+  type ParseProviderSpecOptions,
+  type ProviderSpec,
+  parseProviderSpec,
+  splitBaseUrlSpec,
+} from './providers/provider-spec.ts';

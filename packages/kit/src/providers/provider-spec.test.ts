@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WeftError } from '@weft/kit';
+import { WeftError } from '../errors/weft-error.ts';
 import { importOptionalProvider, splitBaseUrlSpec } from './provider-spec.ts';
 
 describe('splitBaseUrlSpec', () => {
