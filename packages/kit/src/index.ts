@@ -48,3 +48,9 @@ export {
   parseProviderSpec,
   splitBaseUrlSpec,
 } from './providers/provider-spec.ts';
+export {
+  NaiveBayes,
+  type NaiveBayesModel,
+  type NaiveBayesOptions,
+  naiveBayesProbabilities,
+} from './learn/naive-bayes.ts';

@@ -1,9 +1,16 @@
-import { ArtifactCache, defineArtifact, type LinearModel, linearScore, sigmoid } from '@weft/kit';
+import {
+  ArtifactCache,
+  defineArtifact,
+  type LinearModel,
+  linearScore,
+  type NaiveBayesModel,
+  naiveBayesProbabilities,
+  sigmoid,
+} from '@weft/kit';
 import { describedAnchors, groundQuestion } from '@weft/grounding';
 import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
 import type { Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
 import { mentionRow } from './mention-model.ts';
-import { type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
 
 /** How the model `trainLexicalPlanner` fits is stored, and `LexicalPlanner` reads it. */
 export const lexicalPlannerArtifact = defineArtifact<LexicalPlannerModel>({

@@ -14,7 +14,6 @@ export {
   oneHopMetapaths,
   parseMetapath,
 } from './metapath.ts';
-export { fitNaiveBayes, type NaiveBayesModel, predictNaiveBayes } from './naive-bayes.ts';
 export {
   assemblePlan,
   predictTargetTypes,

@@ -10,7 +10,8 @@ import type { SchemaPlannerModel } from './schema-planner-model.ts';
  */
 export const schemaPlannerArtifact = defineArtifact<SchemaPlannerModel>({
   kind: 'planner-schema',
-  version: 2,
+  // 3: the cue models are the kit's naive Bayes (counts), no longer log-likelihood tables.
+  version: 3,
   check: (model) =>
     model.hypothesis.features.join() === hypothesisFeatures.join()
       ? undefined

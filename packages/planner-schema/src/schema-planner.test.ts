@@ -126,7 +126,7 @@ describe('SchemaPlanner models', () => {
     await schemaPlannerArtifact.save(artifacts, artifact, model);
     expect(artifacts.stored.get(artifact)).toMatchObject({
       kind: 'planner-schema',
-      version: 2,
+      version: 3,
       value: model,
     });
     const trained = await planWith(new SchemaPlanner({ artifact }), artifacts);
@@ -143,7 +143,7 @@ describe('SchemaPlanner models', () => {
     const cases: [unknown, RegExp][] = [
       [
         artifactEnvelope(schemaPlannerArtifact.kind, schemaPlannerArtifact.version - 1, model),
-        /planner-schema v1/,
+        /planner-schema v2/,
       ],
       [{ version: 1, ...model }, /predates versioned artifacts/],
       [

@@ -21,7 +21,7 @@ import {
   relationScores,
 } from './hypothesis-features.ts';
 import { oneHopMetapaths, toPlanHops } from './metapath.ts';
-import { predictNaiveBayes } from './naive-bayes.ts';
+import { predictCues } from './cue-model.ts';
 import { queryWords, singularForms, stopwords, tokens as toTokens } from './query-text.ts';
 import { schemaPlannerArtifact } from './schema-planner-artifact.ts';
 import type { SchemaPlannerModel } from './schema-planner-model.ts';
@@ -150,9 +150,7 @@ export function predictTargetTypes(
     cue.set(type.name, nameWords.length ? hits / nameWords.length : 0);
   }
   const learned =
-    model && model.targetType.labels.length > 0
-      ? predictNaiveBayes(model.targetType, toTokens(query))
-      : undefined;
+    model && model.targetType.labels.length > 0 ? predictCues(model.targetType, toTokens(query)) : undefined;
   const scores = allowed.map((type) => {
     const fromCue = cue.get(type) ?? 0;
     const fromModel = learned?.get(type) ?? 0;

@@ -1,9 +1,9 @@
-import { fitLogistic } from '@weft/kit';
+import { fitLogistic, type NaiveBayesModel } from '@weft/kit';
 import type { RetrievalContext, SkbQuery } from '@weft/spec';
 import { type Linking, type LinkingOptions, linkQuery } from './hypotheses.ts';
 import { buildHypotheses, hypothesisFeatures } from './hypothesis-features.ts';
 import { type MetapathKey, metapathKey } from './metapath.ts';
-import { fitNaiveBayes, type NaiveBayesModel, predictNaiveBayes } from './naive-bayes.ts';
+import { fitCueModel, predictCues } from './cue-model.ts';
 import { tokens as toTokens } from './query-text.ts';
 import type { SchemaPlannerModel } from './schema-planner-model.ts';
 
@@ -84,8 +84,8 @@ export async function trainSchemaPlanner(
         .map(([k, v]) => [k, v * weightOf(i)]),
     ),
   }));
-  const relation = fitNaiveBayes(relationExamples);
-  const targetType = fitNaiveBayes(
+  const relation = fitCueModel(relationExamples);
+  const targetType = fitCueModel(
     explained.map((e, i) => ({
       tokens: e.tokens,
       labels: Object.fromEntries([...e.answerTypes].map(([k, v]) => [k, v * weightOf(i)])),
@@ -96,7 +96,7 @@ export async function trainSchemaPlanner(
   const folds = Math.max(2, options.folds ?? 4);
   const foldModels: NaiveBayesModel[] = [];
   for (let f = 0; f < folds; f++)
-    foldModels.push(fitNaiveBayes(relationExamples.filter((_, i) => i % folds !== f)));
+    foldModels.push(fitCueModel(relationExamples.filter((_, i) => i % folds !== f)));
   const partial: SchemaPlannerModel = {
     queryDocumentFrequency,
     queryCount: train.length,
@@ -107,7 +107,7 @@ export async function trainSchemaPlanner(
   };
   const rows: { x: number[]; y: 0 | 1 }[] = [];
   explained.forEach((e, i) => {
-    const scores = predictNaiveBayes(foldModels[i % folds]!, e.tokens);
+    const scores = predictCues(foldModels[i % folds]!, e.tokens);
     const hypotheses = buildHypotheses(e.linking, scores, metapaths, partial, e.query);
     const positives = hypotheses.filter((h) => e.positives.has(`${h.node.id}|${h.metapath}`));
     if (positives.length === 0) return;

@@ -9,7 +9,10 @@ export interface NaiveBayesModel {
   readonly vocabulary: number;
 }
 
-/** Multinomial naive Bayes over words with additive smoothing; `fit` then `probabilities`. */
+/**
+ * Multinomial naive Bayes over words with additive smoothing: `add` examples, then `model()`, then
+ * `naiveBayesProbabilities`. The one naive Bayes of the lexical and the schema planner.
+ */
 export class NaiveBayes {
   private readonly labelIndex = new Map<string, number>();
   private readonly labels: string[] = [];
@@ -37,32 +40,44 @@ export class NaiveBayes {
     }
   }
 
-  model(): NaiveBayesModel {
+  /** The fitted model; `sortLabels` orders the labels by name rather than by first sight. */
+  model(options: { readonly sortLabels?: boolean } = {}): NaiveBayesModel {
+    const order = this.labels.map((_, i) => i);
+    if (options.sortLabels) order.sort((a, b) => (this.labels[a]! < this.labels[b]! ? -1 : 1));
     return {
-      labels: [...this.labels],
-      priors: [...this.priors],
-      counts: this.counts.map((m) => Object.fromEntries(m)),
-      totals: [...this.totals],
+      labels: order.map((i) => this.labels[i]!),
+      priors: order.map((i) => this.priors[i]!),
+      counts: order.map((i) => Object.fromEntries(this.counts[i]!)),
+      totals: order.map((i) => this.totals[i]!),
       vocabulary: this.words.size,
     };
   }
 }
 
+export interface NaiveBayesOptions {
+  /** The additive count of every word (default 0.5). */
+  readonly smoothing?: number;
+  /** The additive count of every label's prior (default 1; 0 = the plain share of the weight). */
+  readonly priorCount?: number;
+}
+
 /**
  * P(label | words) under a fitted model, over its labels (they sum to 1). Words the model never saw
- * are ignored, so an unfamiliar query falls back to the priors. `smoothing` is the additive count.
+ * are ignored, so an unfamiliar query falls back to the priors.
  */
 export function naiveBayesProbabilities(
   model: NaiveBayesModel,
   words: readonly string[],
-  smoothing = 0.5,
+  options: NaiveBayesOptions = {},
 ): Map<string, number> {
+  const smoothing = options.smoothing ?? 0.5;
+  const priorCount = options.priorCount ?? 1;
   const out = new Map<string, number>();
   if (model.labels.length === 0) return out;
   const totalPrior = model.priors.reduce((s, p) => s + p, 0);
   const known = words.filter((w) => model.counts.some((c) => c[w] !== undefined));
   const logs = model.labels.map((_, i) => {
-    const prior = Math.log((model.priors[i]! + 1) / (totalPrior + model.labels.length));
+    const prior = Math.log((model.priors[i]! + priorCount) / (totalPrior + priorCount * model.labels.length));
     const denominator = model.totals[i]! + smoothing * (model.vocabulary + 1);
     let likelihood = 0;
     for (const word of known)
