@@ -143,7 +143,7 @@ describe('TrajectoryReranker models in the pipeline', () => {
     graph: new InMemoryGraphStore(skb),
     text: new InMemoryTextIndex(skb.nodes),
   };
-  /** A MixedTraverser-like list: a structural candidate with weak text, a strong text-only match. */
+  /** A MorTraverser-like list: a structural candidate with weak text, a strong text-only match. */
   const mixed = (q: string | number): Candidate[] =>
     [candidate(`s${q}`, 1, 0.3), candidate(`t${q}`, 0, 1)].map((c) => ({
       ...c,

@@ -31,7 +31,7 @@ export type TrajectoryRerankerOptions = { readonly name?: string } & (
 );
 
 /**
- * The scores the features read that MixedTraverser puts on every candidate, structural or fill.
+ * The scores the features read that MorTraverser puts on every candidate, structural or fill.
  * Others it reads (`pathScore`, `link`, `dense`, `anchorNeighbor`, …) are on some candidates only,
  * so their absence from a list says nothing; the absence of these says the traverser is not one
  * whose candidates the features describe, and every structural feature would read 0.

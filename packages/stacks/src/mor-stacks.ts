@@ -15,7 +15,7 @@ import {
   trajectoryRerankerArtifact,
 } from '@weft/reranker-trajectory';
 import type { RetrievalContext, SkbQuery, TrainingStepV1, TrainOptionsV1 } from '@weft/spec';
-import { MixedTraverser } from '@weft/traverser-mor';
+import { MorTraverser } from '@weft/traverser-mor';
 import { llmWhenOf, withModel } from './llm-options.ts';
 import { schemaPlannerRef, schemaPlannerTraining } from './planner-schema-training.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
@@ -60,7 +60,7 @@ function mixedDefinition(
     name,
     context,
     planner,
-    traversers: [new MixedTraverser({ name: 'mor', combine })],
+    traversers: [new MorTraverser({ name: 'mor', combine })],
     rerankers: [new TrajectoryReranker({ artifact: morRerankerRef.name })],
     llmBudget,
   };

@@ -10,12 +10,12 @@ import {
 } from '@weft/core/test';
 import type { Candidate, Plan, RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { MixedTraverser } from './mixed-traverser.ts';
+import { MorTraverser } from './mor-traverser.ts';
 
-runTraverserSuite({ name: 'MixedTraverser', create: async () => new MixedTraverser() });
+runTraverserSuite({ name: 'MorTraverser', create: async () => new MorTraverser() });
 runTraverserSuite({
-  name: 'MixedTraverser (intersect)',
-  create: async () => new MixedTraverser({ combine: 'intersect' }),
+  name: 'MorTraverser (intersect)',
+  create: async () => new MorTraverser({ combine: 'intersect' }),
 });
 
 const skb = toySkb();
@@ -25,9 +25,9 @@ const context: RetrievalContext = {
   text: new InMemoryTextIndex(skb.nodes),
 };
 
-describe('MixedTraverser', () => {
+describe('MorTraverser', () => {
   it('ranks structural candidates that match the restriction above the rest of the set', async () => {
-    const candidates = await new MixedTraverser().doTraverse({
+    const candidates = await new MorTraverser().doTraverse({
       query: 'Nikon gear for wildlife',
       plan: toyNikonPlan(),
       limit: 10,
@@ -58,7 +58,7 @@ describe('MixedTraverser', () => {
       ],
       triplets: [],
     };
-    const candidates = await new MixedTraverser().doTraverse({
+    const candidates = await new MorTraverser().doTraverse({
       query: 'Nikon D850',
       plan,
       limit: 50,
@@ -82,7 +82,7 @@ describe('MixedTraverser', () => {
         { anchor: 1, hops: [{ edgeType: 'in_category', direction: 'in' as const }], score: 1 },
       ],
     };
-    const both = await new MixedTraverser({ combine: 'intersect' }).doTraverse({
+    const both = await new MorTraverser({ combine: 'intersect' }).doTraverse({
       query: 'Nikon DSLR',
       plan,
       limit: 3,
@@ -101,7 +101,7 @@ describe('MixedTraverser', () => {
         { anchor: 1, hops: [{ edgeType: 'made_by', direction: 'in' as const }], score: 1 },
       ],
     };
-    const union = await new MixedTraverser({ combine: 'intersect' }).doTraverse({
+    const union = await new MorTraverser({ combine: 'intersect' }).doTraverse({
       query: 'Nikon DSLR',
       plan: none,
       limit: 10,
@@ -111,16 +111,16 @@ describe('MixedTraverser', () => {
   });
 });
 
-describe('MixedTraverser list budget', () => {
+describe('MorTraverser list budget', () => {
   it('keeps text matches in a short list even when the structural set alone would fill it', async () => {
     const plan = toyNikonPlan();
-    const full = await new MixedTraverser().doTraverse({ query: 'camera', plan, limit: 50, context });
+    const full = await new MorTraverser().doTraverse({ query: 'camera', plan, limit: 50, context });
     const structural = full.filter((c) => (c.scores.structure ?? 0) > 0);
     const textOnly = full.filter((c) => !((c.scores.structure ?? 0) > 0));
     expect(structural.length).toBeGreaterThan(0);
     expect(textOnly.length).toBeGreaterThan(0);
     // A limit no larger than the structural set still returns text-only candidates.
-    const short = await new MixedTraverser({ fillShare: 0.5 }).doTraverse({
+    const short = await new MorTraverser({ fillShare: 0.5 }).doTraverse({
       query: 'camera',
       plan,
       limit: Math.max(2, structural.length),
@@ -130,7 +130,7 @@ describe('MixedTraverser list budget', () => {
   });
 });
 
-describe('MixedTraverser.doPrepare', () => {
+describe('MorTraverser.doPrepare', () => {
   it('starts the global searches before the plan exists, and doTraverse reuses them', async () => {
     const counted = (): { context: RetrievalContext; calls: () => number } => {
       const text = new InMemoryTextIndex(skb.nodes);
@@ -144,14 +144,14 @@ describe('MixedTraverser.doPrepare', () => {
     };
     const plan = toyNikonPlan();
     const plain = counted();
-    const expected = await new MixedTraverser().doTraverse({
+    const expected = await new MorTraverser().doTraverse({
       query: 'Nikon gear for wildlife',
       plan,
       limit: 10,
       context: plain.context,
     });
     const early = counted();
-    const traverser = new MixedTraverser();
+    const traverser = new MorTraverser();
     const prepared = traverser.doPrepare({
       query: 'Nikon gear for wildlife',
       limit: 10,
@@ -209,13 +209,13 @@ const everyNodeIn = (candidates: readonly Candidate[], prefix: string) =>
       c.id.startsWith(prefix) && c.trajectories.every((t) => t.hops.every((h) => h.node.startsWith(prefix))),
   );
 
-describe('MixedTraverser over two stores', () => {
+describe('MorTraverser over two stores', () => {
   const query = 'Nikon gear for wildlife';
   const first = { prefix: 'one/', context: contextOf(movedSkb('one/')) };
   const second = { prefix: 'two/', context: contextOf(movedSkb('two/')) };
 
   it('keeps what each preparation found with its own retrieval, whatever order they run in', async () => {
-    const traverser = new MixedTraverser();
+    const traverser = new MorTraverser();
     const handles = [first, second].map((store) =>
       traverser.doPrepare({ query, limit: 10, context: store.context }),
     );
@@ -239,7 +239,7 @@ describe('MixedTraverser over two stores', () => {
   });
 
   it("ignores a handle prepared over another store's index", async () => {
-    const traverser = new MixedTraverser();
+    const traverser = new MorTraverser();
     const foreign = traverser.doPrepare({ query, limit: 10, context: first.context });
     const got = await traverser.doTraverse({
       query,
@@ -252,7 +252,7 @@ describe('MixedTraverser over two stores', () => {
   });
 
   it('serves two stacks over two stores at once through the pipeline, each using its prepared searches', async () => {
-    const traverser = new MixedTraverser();
+    const traverser = new MorTraverser();
     const stores = [first, second].map((store) => {
       const inner = store.context.text;
       const text = new MockTextIndex({ doSearch: (options) => inner.doSearch(options) });
@@ -275,14 +275,14 @@ describe('MixedTraverser over two stores', () => {
   });
 });
 
-describe('MixedTraverser batch limits', () => {
+describe('MorTraverser batch limits', () => {
   it('splits every text search into batches the index accepts (maxQueriesPerCall)', async () => {
     const inner = new InMemoryTextIndex(skb.nodes);
     const text = new MockTextIndex({ doSearch: (options) => inner.doSearch(options), maxQueriesPerCall: 1 });
     const narrow: RetrievalContext = { ...context, text };
     // A restriction that differs from the query makes the in-set search ask two queries.
     const plan = toyNikonPlan();
-    const traverser = new MixedTraverser({ frontierLimit: 1 });
+    const traverser = new MorTraverser({ frontierLimit: 1 });
     const prepared = traverser.doPrepare({ query: 'Nikon gear for wildlife', limit: 10, context: narrow });
     const got = await traverser.doTraverse({
       query: 'Nikon gear for wildlife',
@@ -294,7 +294,7 @@ describe('MixedTraverser batch limits', () => {
     expect(text.doSearchCalls.length).toBeGreaterThan(0);
     for (const call of text.doSearchCalls) expect(call.queries).toHaveLength(1);
     expect(text.doSearchCalls.some((call) => call.queries[0] === plan.restriction)).toBe(true);
-    const wide = await new MixedTraverser({ frontierLimit: 1 }).doTraverse({
+    const wide = await new MorTraverser({ frontierLimit: 1 }).doTraverse({
       query: 'Nikon gear for wildlife',
       plan,
       limit: 10,

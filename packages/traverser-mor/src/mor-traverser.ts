@@ -13,7 +13,7 @@ import { type GlobalSearches, startGlobalSearches } from './global-searches.ts';
 import { collectEntries, combineEvidence } from './path-evidence.ts';
 import { textEvidence } from './text-evidence.ts';
 
-export interface MixedTraverserOptions {
+export interface MorTraverserOptions {
   /** Name shown in traces (default `'mor'`). */
   readonly name?: string;
   /** Most nodes kept on a frontier after each hop (default 300). */
@@ -67,12 +67,12 @@ class PreparedSearches {
  * neighbour call per hop, one text search for the candidate set. The instance holds only its
  * settings, so one traverser serves any number of stores and queries at once.
  */
-export class MixedTraverser implements TraverserV1 {
+export class MorTraverser implements TraverserV1 {
   readonly specificationVersion = 'v1';
   readonly name: string;
-  private readonly options: MixedTraverserOptions;
+  private readonly options: MorTraverserOptions;
 
-  constructor(options: MixedTraverserOptions = {}) {
+  constructor(options: MorTraverserOptions = {}) {
     this.options = options;
     this.name = options.name ?? 'mor';
   }
