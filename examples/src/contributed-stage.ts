@@ -67,10 +67,10 @@ export const typePriorTraining: TrainingStepV1 = {
   writes: [priorRef],
   async doTrain({ context, sets, onProgress, abortSignal }) {
     // The stack without the stage being fitted, on every set's train queries (balanced across sets).
-    const labelled = sets.filter((set) => !set.synthesized);
+    // `sets` holds the labelled sets only: what the step declares it learns from.
     const examples = await collectExamples(
       createRetriever(stages(context)),
-      balancedQueries(labelled, 'train', 200),
+      balancedQueries(sets, 'train', 200),
       {
         limit: 50,
         label: 'train',

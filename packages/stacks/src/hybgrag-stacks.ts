@@ -63,8 +63,8 @@ const hybgragTraining: TrainingStepV1 = {
   writes: [routerExamplesRef],
   async doTrain(options) {
     const retriever = createRetriever(hybgragOffline(options.context, 1));
+    // Labelled sets only (learnsFrom): synthesised questions make poor examples of how people ask.
     const queries = options.sets
-      .filter((set) => !set.synthesized)
       .flatMap((set) => spread(set.train, examplesPerSet))
       .map((query) => ({ query }));
     const candidates: ExampleCandidate[] = await collectExamples(

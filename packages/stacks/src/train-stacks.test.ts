@@ -82,6 +82,32 @@ describe('trainStacks', () => {
     expect(log).toEqual(['a', 'b', 'b']);
   });
 
+  it('hands each step only the sets it learns from', async () => {
+    const seen: string[][] = [];
+    const learner = (id: string, learnsFrom: TrainingStepV1['learnsFrom']): TrainingStepV1 => ({
+      specificationVersion: 'v1',
+      id,
+      learnsFrom,
+      reads: [],
+      writes: [],
+      async doTrain(options) {
+        seen.push(options.sets.map((s) => s.name));
+        return { summary: id };
+      },
+    });
+    const registry = new StackRegistry([
+      stack('x', [learner('people', ['labelled']), learner('all', ['labelled', 'synthesized'])]),
+    ]);
+    const synthesized = { ...sets[0]!, name: 'made', synthesized: true };
+    await trainStacks({
+      registry,
+      store: { context: toyContext() },
+      sets: [...sets, synthesized],
+      artifacts: memoryArtifacts(),
+    });
+    expect(seen).toEqual([['toy'], ['toy', 'made']]);
+  });
+
   it('says which artifact nothing writes, and which steps read each other in a circle', async () => {
     const log: string[] = [];
     const store = { context: toyContext() };

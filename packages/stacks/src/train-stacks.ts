@@ -56,7 +56,7 @@ async function stored(artifacts: ArtifactStore, ref: ArtifactRefV1): Promise<boo
  * when that artifact is not already in `artifacts` (training one stack keeps what others fitted).
  */
 export async function trainStacks(options: TrainStacksOptions): Promise<TrainStacksResult> {
-  const sets = options.sets.map((s) => ({ name: s.name, train: s.train.length, val: s.val.length }));
+  const counts = options.sets.map((s) => ({ name: s.name, train: s.train.length, val: s.val.length }));
   if (options.sets.every((s) => s.train.length === 0)) {
     throw new WeftError({
       code: 'WEFT_BAD_INPUT',
@@ -108,9 +108,13 @@ export async function trainStacks(options: TrainStacksOptions): Promise<TrainSta
   const reports: TrainedStep[] = [];
   for (const step of order) {
     options.abortSignal?.throwIfAborted();
+    // A step sees the sets it learns from only: labelled ones, synthesised ones, or both.
+    const sets = options.sets.filter((set) =>
+      step.learnsFrom.includes(set.synthesized ? 'synthesized' : 'labelled'),
+    );
     const report = await step.doTrain({
       context,
-      sets: options.sets,
+      sets,
       log: (line) => options.log?.(step.id, line),
       onProgress: (label, done, total) => options.onProgress?.(step.id, label, done, total),
       ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
@@ -118,5 +122,5 @@ export async function trainStacks(options: TrainStacksOptions): Promise<TrainSta
     const stacks = chosen.filter((entry) => entry.training?.some((s) => s.id === step.id)).map((e) => e.name);
     reports.push({ step: step.id, stacks, ...report });
   }
-  return { sets, steps: reports };
+  return { sets: counts, steps: reports };
 }

@@ -73,6 +73,11 @@ export interface TrainingStepV1 {
   readonly id: string;
   /** One line for listings. */
   readonly description?: string;
+  /**
+   * What it learns from. The trainer hands `doTrain` only the sets of these sources (`labelled`:
+   * sets written by people, `synthesized`: sets made from the store); `store` says that it reads
+   * the store itself (its graph and text, through `context`).
+   */
   readonly learnsFrom: readonly TrainingSourceV1[];
   /** Artifacts written by other steps that this step's training reads. */
   readonly reads: readonly ArtifactRefV1[];
