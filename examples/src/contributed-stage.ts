@@ -65,18 +65,14 @@ export const typePriorTraining: TrainingStepV1 = {
   learnsFrom: ['labelled'],
   reads: [lexicalPlannerRef],
   writes: [priorRef],
-  async doTrain({ context, sets, onProgress, abortSignal }) {
+  async doTrain(options) {
+    const { context, sets } = options;
     // The stack without the stage being fitted, on every set's train queries (balanced across sets).
     // `sets` holds the labelled sets only: what the step declares it learns from.
     const examples = await collectExamples(
       createRetriever(stages(context)),
       balancedQueries(sets, 'train', 200),
-      {
-        limit: 50,
-        label: 'train',
-        ...(onProgress ? { onProgress } : {}),
-        ...(abortSignal ? { abortSignal } : {}),
-      },
+      { ...options, limit: 50, label: 'train' },
       ({ ranking }, { query, weight }) => ({ ranking, answers: new Set(query.answers), weight }),
     );
     const seen = new Map<string, { answers: number; all: number }>();

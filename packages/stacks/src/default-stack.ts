@@ -69,7 +69,7 @@ function collect(
   return collectExamples(
     createRetriever(definition(context, planner)),
     queries,
-    { limit: 300, label, ...options },
+    { ...options, limit: 300, label },
     ({ ranking, trace }, { query, weight }) =>
       trace.plan ? { candidates: ranking, plan: trace.plan, answers: query.answers, weight } : undefined,
   );

@@ -70,7 +70,7 @@ const hybgragTraining: TrainingStepV1 = {
     const candidates: ExampleCandidate[] = await collectExamples(
       retriever,
       queries,
-      { limit: 10, label: 'router examples', ...options },
+      { ...options, limit: 10, label: 'router examples' },
       ({ ranking, trace }, { query }) => {
         const route = routeOf(trace.plan);
         if (!route || !trace.plan) return undefined;

@@ -87,7 +87,7 @@ const morOfflineTraining: TrainingStepV1 = {
       collectExamples(
         retriever,
         balancedQueries(options.sets, split, perSet),
-        { limit: 100, label: `mor-offline ${split}`, ...options },
+        { ...options, limit: 100, label: `mor-offline ${split}` },
         ({ ranking, trace }, { query, weight, set }): RerankExample => ({
           candidates: ranking,
           answers: query.answers,
@@ -131,7 +131,7 @@ const morTraining: TrainingStepV1 = {
     const queries = (split: 'train' | 'val', perSet: number) =>
       relational.flatMap((set) => spread(set[split], perSet)).map((query) => ({ query }));
     const run = (items: readonly { query: SkbQuery }[], label: string) =>
-      collectExamples(retriever, items, { limit: 20, label, ...options }, ({ ranking, trace }, { query }) => {
+      collectExamples(retriever, items, { ...options, limit: 20, label }, ({ ranking, trace }, { query }) => {
         const top = ranking[0];
         return {
           trace,

@@ -1,12 +1,14 @@
-import type { RetrievalResult, RetrieverV1, SkbQuery } from '@weft/spec';
+import type { RetrievalResult, RetrieverV1, SkbQuery, TrainOptionsV1 } from '@weft/spec';
 
-export interface CollectExamplesOptions {
+/**
+ * A training step can spread its own `TrainOptionsV1` in (`{ ...options, limit, label }`): its
+ * `onProgress` and `abortSignal` are the ones used.
+ */
+export interface CollectExamplesOptions extends Pick<TrainOptionsV1, 'onProgress' | 'abortSignal'> {
   /** Candidates kept per query. */
   readonly limit: number;
   /** What the progress reports count. */
   readonly label?: string;
-  readonly onProgress?: (label: string, done: number, total?: number) => void;
-  readonly abortSignal?: AbortSignal;
 }
 
 /**
