@@ -1,4 +1,4 @@
-import { narrowingTypes, searchText, searchVector, textFields } from '@weft/core';
+import { narrowingTypes, searchText, searchVector, textFields } from '@weft/kit';
 import type {
   Candidate,
   EdgeDirection,
