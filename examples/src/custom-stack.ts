@@ -15,14 +15,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  artifactEnvelope,
-  artifactName,
-  createRetriever,
-  reciprocalRankFusion,
-  retrieve,
-  type StackDefinition,
-} from '@weft/core';
+import { createRetriever, retrieve, type StackDefinition } from '@weft/core';
+import { artifactName, balancedQueries, collectExamples, reciprocalRankFusion } from '@weft/kit';
 import { buildWordnetBundle } from '@weft/kb-wordnet';
 import { LexicalPlanner } from '@weft/planner-lexical';
 import {
@@ -31,7 +25,7 @@ import {
   linearRerankerArtifact,
   trainLinearReranker,
 } from '@weft/reranker-linear';
-import type { RetrievalContext } from '@weft/spec';
+import type { RetrievalContext, TrainingStepV1 } from '@weft/spec';
 import {
   createStackRegistry,
   loadTrainingSets,
@@ -59,28 +53,39 @@ function stages(context: RetrievalContext, reranker?: LinearReranker): StackDefi
   };
 }
 
-const fieldsBm25: StackEntry = {
-  name,
-  description: 'lexical planner, field traverser + BM25 fused by RRF, linear reranker (trainable)',
-  create: (store) => stages(store.context, new LinearReranker({ artifact: rerankerArtifact })),
-  async train(store, { sets, artifacts }) {
+// The training step declares what it learns from and what it writes; `trainStacks` (and `weft train`)
+// runs it, once, after any step whose artifacts it reads.
+const training: TrainingStepV1 = {
+  specificationVersion: 'v1',
+  id: name,
+  learnsFrom: ['labelled', 'synthesized'],
+  reads: [],
+  writes: [linearRerankerArtifact.ref(rerankerArtifact)],
+  async doTrain({ context, sets }) {
     // The reranker learns from what the stack finds without it: candidates with their scores.
-    const unranked = createRetriever(stages(store.context));
-    const examples = async (split: 'train' | 'val') => {
-      const out: LinearRerankExample[] = [];
-      for (const query of sets.flatMap((set) => set[split])) {
-        const { ranking, trace } = await unranked.doRetrieve({ query: query.query, limit: 100 });
-        if (trace.plan) out.push({ candidates: ranking, plan: trace.plan, answers: query.answers });
-      }
-      return out;
-    };
+    const unranked = createRetriever(stages(context));
+    const examples = (split: 'train' | 'val') =>
+      collectExamples(
+        unranked,
+        // Every set weighs as much as the largest (up to 300 queries of each).
+        balancedQueries(sets, split, 300),
+        { limit: 100 },
+        ({ ranking, trace }, { query, weight }): LinearRerankExample | undefined =>
+          trace.plan ? { candidates: ranking, plan: trace.plan, answers: query.answers, weight } : undefined,
+      );
     const report = trainLinearReranker(await examples('train'), await examples('val'));
-    const { kind, version } = linearRerankerArtifact;
-    await artifacts.put(rerankerArtifact, artifactEnvelope(kind, version, report.model));
+    await linearRerankerArtifact.save(context.artifacts, rerankerArtifact, report.model);
     return {
       summary: `reranker: ${report.chosen} weights kept (val: untrained ${report.untrained.toFixed(1)}, fitted ${report.model.val.fitted.toFixed(1)})`,
     };
   },
+};
+
+const fieldsBm25: StackEntry = {
+  name,
+  description: 'lexical planner, field traverser + BM25 fused by RRF, linear reranker (trainable)',
+  create: (store) => stages(store.context, new LinearReranker({ artifact: rerankerArtifact })),
+  training: [training],
 };
 
 const { values } = parseArgs({
@@ -119,7 +124,7 @@ try {
     console.log(
       `Trained on ${trained.sets.map((s) => `${s.name} (${s.train} train, ${s.val} val)`).join(', ')}`,
     );
-    for (const report of trained.stacks) console.log(`  ${report.stack}: ${report.summary}`);
+    for (const report of trained.steps) console.log(`  ${report.step}: ${report.summary}`);
 
     const retriever = await registry.create(name, store);
     const { ranking, trace } = await retrieve(retriever, {

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { RetrievalContext } from '@weft/spec';
 
 /** When the signal of an aborting context aborts. */

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { type InMemorySkb, toySkb } from '@weft/core/test';
 import type { GraphNeighbor, GraphStoreV1 } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 
 /**
  * Whether `error` reports an abort: a `WeftError` with code `WEFT_ABORTED`, the signal's own

@@ -1,6 +1,6 @@
 // The example of README.md, run as it is written there (the README test below keeps them equal).
 import { runPlannerSuite } from '@weft/conformance';
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import type { PlannerV1 } from '@weft/spec';
 
 /** The smallest planner: no entities, no paths; the whole query restricts the target types. */

@@ -1,7 +1,8 @@
 // The suites checked against the in-memory reference implementations of @weft/core/test, the mocks,
 // and small reference stages written here (the contracts have no reference planner, critic or
 // expander in @weft/core/test).
-import { createRetriever, emptyPlan } from '@weft/core';
+import { createRetriever } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import {
   InMemoryGraphStore,
   InMemoryTextIndex,

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { toySkb } from '@weft/core/test';
 import type { RetrievalContext, RetrievalResult, RetrievalTrace, RetrieverV1, SkbSchema } from '@weft/spec';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { embedderId } from '@weft/core';
+import { embedderId } from '@weft/kit';
 import {
   hashedEmbedding,
   hashedEmbeddingModel,

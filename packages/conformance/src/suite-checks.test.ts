@@ -1,5 +1,5 @@
 // The suites' checks fail on the bugs they are there for: each broken stage here must be caught.
-import { emptyPlan, WeftError } from '@weft/core';
+import { emptyPlan, WeftError } from '@weft/kit';
 import { MockLanguageModelV4, ReferencePathTraverser, textResult, toySkb } from '@weft/core/test';
 import type {
   Candidate,

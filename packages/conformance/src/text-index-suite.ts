@@ -1,4 +1,4 @@
-import { searchText } from '@weft/core';
+import { searchText } from '@weft/kit';
 import { toySkb } from '@weft/core/test';
 import type { IndexHit, SkbNode, TextIndexV1, TextIndexV2 } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { toySkb } from '@weft/core/test';
 import type { Candidate, Plan, RetrievalContext, TraverserV1 } from '@weft/spec';
 import { beforeAll, describe, expect, it } from 'vitest';

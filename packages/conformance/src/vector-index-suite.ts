@@ -1,4 +1,4 @@
-import { seededRandom } from '@weft/core';
+import { seededRandom } from '@weft/kit';
 import { toySkb, type VectorRecord } from '@weft/core/test';
 import type { VectorIndexV1 } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

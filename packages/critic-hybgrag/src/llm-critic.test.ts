@@ -1,5 +1,5 @@
 import { runCriticSuite } from '@weft/conformance';
-import { emptyPlan, searchText } from '@weft/core';
+import { emptyPlan, searchText } from '@weft/kit';
 import { MockLanguageModelV4, textResult, toyContext, toySkb } from '@weft/core/test';
 import { writeBankAction } from '@weft/ego-graph';
 import type { Candidate, Plan, RetrievalContext } from '@weft/spec';

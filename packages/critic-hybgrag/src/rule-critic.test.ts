@@ -1,5 +1,5 @@
 import { runCriticSuite } from '@weft/conformance';
-import { emptyPlan, searchText } from '@weft/core';
+import { emptyPlan, searchText } from '@weft/kit';
 import { toyContext, toySkb } from '@weft/core/test';
 import { type ActionChoice, writeBankAction } from '@weft/ego-graph';
 import type { Candidate, CriticVerdict, Plan } from '@weft/spec';

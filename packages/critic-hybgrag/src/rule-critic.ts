@@ -1,4 +1,4 @@
-import { narrowingTypes, searchText } from '@weft/core';
+import { narrowingTypes, searchText } from '@weft/kit';
 import {
   type BankAction,
   describeAction,

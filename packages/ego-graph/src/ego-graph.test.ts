@@ -1,4 +1,4 @@
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { toyContext, toySkb } from '@weft/core/test';
 import type { Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { embedderId } from '@weft/core';
+import { embedderId } from '@weft/kit';
 import { describe, expect, it } from 'vitest';
 import { createEmbeddingModel, parseEmbedderSpec } from './embedder-spec.ts';
 

@@ -1,5 +1,5 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import { importOptionalProvider, splitBaseUrlSpec, WeftError } from '@weft/core';
+import { importOptionalProvider, parseProviderSpec, WeftError } from '@weft/kit';
 import { LocalEmbeddingModel } from './local-embedding-model.ts';
 
 /** An optional provider package, resolved from this package (where it is a dependency). */
@@ -15,37 +15,18 @@ export type EmbedderSpec =
 export const embedderSpecSyntax =
   'local | openai:<model> | ollama:<model> | openai-compatible:<baseURL>:<model>';
 
-function bad(spec: string, why: string): WeftError {
-  return new WeftError({
-    code: 'WEFT_BAD_INPUT',
-    message: `bad embedder "${spec}": ${why} (expected ${embedderSpecSyntax})`,
-    details: { field: 'embedder' },
-  });
-}
-
 /**
  * Parses `local`, `openai:text-embedding-3-small`, `ollama:nomic-embed-text` or
- * `openai-compatible:http://host:8080/v1:bge-m3` (the model is what follows the URL's path).
+ * `openai-compatible:http://host:8080/v1:bge-m3` (the model is what follows the URL's path): the
+ * syntax of `--model` (`parseProviderSpec` of `@weft/kit`) plus `local`.
  */
 export function parseEmbedderSpec(spec: string): EmbedderSpec {
-  const value = spec.trim();
-  if (value === 'local') return { kind: 'local' };
-  const colon = value.indexOf(':');
-  const provider = colon < 0 ? value : value.slice(0, colon);
-  const rest = colon < 0 ? '' : value.slice(colon + 1);
-  switch (provider) {
-    case 'openai':
-    case 'ollama':
-      if (!rest) throw bad(spec, `${provider} needs a model name`);
-      return { kind: provider, model: rest };
-    case 'openai-compatible': {
-      const split = splitBaseUrlSpec(rest);
-      if (!split) throw bad(spec, 'openai-compatible needs <http(s) base URL>:<model>');
-      return { kind: 'openai-compatible', ...split };
-    }
-    default:
-      throw bad(spec, `unknown embedder provider "${provider}"`);
-  }
+  if (spec.trim() === 'local') return { kind: 'local' };
+  return parseProviderSpec(spec, {
+    field: 'embedder',
+    providers: ['openai', 'ollama'] as const,
+    syntax: embedderSpecSyntax,
+  });
 }
 
 export interface CreateEmbeddingModelOptions {

@@ -8,7 +8,7 @@ import type {
   EmbeddingModelV4Result,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import { seededRandom, WeftError } from '@weft/core';
+import { seededRandom, WeftError } from '@weft/kit';
 import { projectSparse } from './project-sparse.ts';
 import { randomizedSvd, toCsr } from './randomized-svd.ts';
 import { type TfidfOptions, type TfidfState, TfidfVectorizer } from './tfidf-vectorizer.ts';

@@ -1,4 +1,4 @@
-import { seededRandom } from '@weft/core';
+import { seededRandom } from '@weft/kit';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import type { SparseVector } from './tfidf-vectorizer.ts';
 

@@ -1,4 +1,5 @@
-import { createRetriever, emptyPlan } from '@weft/core';
+import { createRetriever } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { ReferencePathTraverser, toyContext } from '@weft/core/test';
 import type { Anchor, Plan, PlannerV1, SkbQuery } from '@weft/spec';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { StackEvaluation } from './evaluate-stacks.ts';
 import { type PairedBootstrapOptions, type PairedDifference, pairedBootstrap } from './paired-bootstrap.ts';
 

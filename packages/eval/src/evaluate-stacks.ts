@@ -1,4 +1,4 @@
-import { toWeftError, WeftError } from '@weft/core';
+import { toWeftError, WeftError } from '@weft/kit';
 import type { RetrievalTrace, RetrieverV1, SkbQuery } from '@weft/spec';
 import {
   anchorLinking,

@@ -1,4 +1,5 @@
-import { emptyPlan, type StackDefinition, WeftError } from '@weft/core';
+import type { StackDefinition } from '@weft/core';
+import { emptyPlan, WeftError } from '@weft/kit';
 import type {
   Anchor,
   Plan,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '@weft/core';
+import { seededRandom } from '@weft/kit';
 import { pairedBootstrap, quantileSorted } from './paired-bootstrap.ts';
 
 describe('pairedBootstrap', () => {

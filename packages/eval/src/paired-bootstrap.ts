@@ -1,4 +1,4 @@
-import { seededRandom } from '@weft/core';
+import { seededRandom } from '@weft/kit';
 export interface PairedBootstrapOptions {
   /** Resamples (default 2000). */
   readonly resamples?: number;

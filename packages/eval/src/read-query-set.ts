@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { SkbQuery, SkbSplit } from '@weft/spec';
 
 const splits: readonly string[] = ['train', 'val', 'test'];

@@ -1,4 +1,4 @@
-import { searchText, stableHash, WeftError } from '@weft/core';
+import { searchText, stableHash, WeftError } from '@weft/kit';
 import type { EdgeDirection, GraphNeighbor, RetrievalContext, SkbNode, SkbQuery, SkbSplit } from '@weft/spec';
 
 export interface SynthesizeQueriesOptions {

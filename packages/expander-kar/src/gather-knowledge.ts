@@ -1,4 +1,4 @@
-import { narrowingTypes, searchText } from '@weft/core';
+import { narrowingTypes, searchText } from '@weft/kit';
 import { contentWords, groundQuestion } from '@weft/grounding';
 import type { EdgeDirection, ExpansionTriple, PlannerV1, RetrievalContext } from '@weft/spec';
 

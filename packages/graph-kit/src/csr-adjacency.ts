@@ -1,4 +1,4 @@
-import { stableSample } from '@weft/core';
+import { stableSample } from '@weft/kit';
 import type { EdgeDirection, GraphNeighbor, GraphNeighborsOptions, GraphSampleOptions } from '@weft/spec';
 
 /** Reads one statement's rows one at a time, so a huge result never becomes one JS array. */

@@ -14,7 +14,8 @@ export {
 } from './expand-metapath.ts';
 export { NameIndex, type NameIndexEntry, type NameLookupOptions } from './name-index.ts';
 export { NodeCache } from './node-cache.ts';
-export { assertReadOnlyCypher } from './read-only-cypher.ts';
+// The one read-only Cypher guard is the kit's; re-exported for the stores' existing imports.
+export { assertReadOnlyCypher } from '@weft/kit';
 // Kùzu-API engines (Kùzu, LadybugDB): one store and one bulk build, given the engine.
 export {
   type BuildEmbeddedGraphOptions,

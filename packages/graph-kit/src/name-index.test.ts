@@ -1,4 +1,4 @@
-import { trigramSimilarity } from '@weft/core';
+import { trigramSimilarity } from '@weft/kit';
 import { InMemoryGraphStore, toySkb } from '@weft/core/test';
 import { describe, expect, it } from 'vitest';
 import { NameIndex } from './name-index.ts';

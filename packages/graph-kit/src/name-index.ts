@@ -1,4 +1,4 @@
-import { trigramCount, trigramSimilarity, trigrams } from '@weft/core';
+import { trigramCount, trigrams, trigramSimilarity } from '@weft/kit';
 import type { NameMatch } from '@weft/spec';
 
 export interface NameIndexEntry {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { InMemoryGraphStore, toySkb } from '@weft/core/test';
 import kuzu from 'kuzu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

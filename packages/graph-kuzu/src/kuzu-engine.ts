@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from '@weft/graph-kit';
 import type kuzuModule from 'kuzu';
 

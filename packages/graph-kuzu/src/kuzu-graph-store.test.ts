@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { runGraphStoreSuite } from '@weft/conformance';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { expandMetapath } from '@weft/graph-kit';
 import { toySkb } from '@weft/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

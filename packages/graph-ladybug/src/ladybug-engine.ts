@@ -1,5 +1,5 @@
 import type lbugModule from '@ladybugdb/core';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from '@weft/graph-kit';
 
 /** The database file inside a graph directory. */

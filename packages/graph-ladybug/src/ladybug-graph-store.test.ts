@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGraphStoreSuite } from '@weft/conformance';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { InMemoryGraphStore, toySkb } from '@weft/core/test';
 import { expandMetapath } from '@weft/graph-kit';
 import type { SkbEdge, SkbNode, SkbSchema } from '@weft/spec';

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { toWeftError, WeftError } from '@weft/core';
+import { toWeftError, WeftError } from '@weft/kit';
 import { csvField } from '@weft/graph-kit';
 import type { SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
 import postgres from 'postgres';

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { GraphBackendV1 } from '@weft/spec';
 import { buildPostgresGraph, formatPostgresLocation } from './build-postgres-graph.ts';
 import { PostgresGraphStore } from './postgres-graph-store.ts';

@@ -1,5 +1,5 @@
 import { runGraphStoreSuite } from '@weft/conformance';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { toySkb } from '@weft/core/test';
 import type { GraphStoreV1 } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

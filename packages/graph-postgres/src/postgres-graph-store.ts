@@ -1,4 +1,4 @@
-import { toWeftError, WeftError } from '@weft/core';
+import { toWeftError, WeftError } from '@weft/kit';
 import { type AdjacencyStatements, CsrAdjacency, degreeSummary, NameIndex, NodeCache } from '@weft/graph-kit';
 import type {
   CypherResult,

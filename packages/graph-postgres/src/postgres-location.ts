@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 
 /** Where a graph lives on a server: the connection URL (no password) and the schema holding its tables. */
 export interface PostgresLocation {

@@ -1,4 +1,4 @@
-import { searchText, sigmoid, textFields } from '@weft/core';
+import { searchText, sigmoid, textFields } from '@weft/kit';
 import type { IndexHit, RetrievalContext, TermStatistics } from '@weft/spec';
 import { groundingWeights, type GroundingFeature, groundingFeatures } from './grounding-weights.ts';
 import { type NounPhrase, nounPhrases } from './noun-phrases.ts';

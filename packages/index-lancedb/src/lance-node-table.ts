@@ -13,7 +13,7 @@ import {
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { englishAnalyzer } from './english-analyzer.ts';
 import { lancedb } from './lancedb.ts';
 import { buildVectorIndex, type VectorIndexChoice } from './vector-index-choice.ts';

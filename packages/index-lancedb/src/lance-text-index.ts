@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Connection, Table } from '@lancedb/lancedb';
-import { toWeftError, WeftError } from '@weft/core';
+import { toWeftError, WeftError } from '@weft/kit';
 import type {
   IndexHit,
   TermStatistics,

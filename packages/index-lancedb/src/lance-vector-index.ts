@@ -1,5 +1,5 @@
 import type { Connection, Table } from '@lancedb/lancedb';
-import { toWeftError, WeftError } from '@weft/core';
+import { toWeftError, WeftError } from '@weft/kit';
 import type { IndexHit, VectorIndexV1, VectorSearchOptions } from '@weft/spec';
 import { DataType } from 'apache-arrow';
 import { lanceWhere } from './lance-filter.ts';

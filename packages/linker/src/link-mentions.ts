@@ -1,4 +1,4 @@
-import { searchText } from '@weft/core';
+import { searchText } from '@weft/kit';
 import type { Anchor, RetrievalContext, TermStatistics } from '@weft/spec';
 import { type QuerySpan, querySpans, singularForms } from '@weft/grounding';
 

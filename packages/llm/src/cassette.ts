@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { CassetteRequest } from './cassette-key.ts';
 
 /** A provider failure as recorded: enough to replay it as the same kind of failure. */

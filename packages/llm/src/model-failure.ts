@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 
 /**
  * Why a model call gave a stage nothing it could use. Stages fall back on any of them and say which

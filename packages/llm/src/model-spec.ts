@@ -1,5 +1,5 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { importOptionalProvider, splitBaseUrlSpec, WeftError } from '@weft/core';
+import { importOptionalProvider, parseProviderSpec, WeftError } from '@weft/kit';
 
 /** An optional provider package, resolved from this package (where it is a dependency). */
 const loadProvider = <T>(name: string) => importOptionalProvider<T>(name, 'this model', (n) => import(n));
@@ -14,38 +14,17 @@ export type ModelSpec =
 export const modelSpecSyntax =
   'openai:<model> | anthropic:<model> | ollama:<model> | openai-compatible:<baseURL>:<model>';
 
-function bad(spec: string, why: string): WeftError {
-  return new WeftError({
-    code: 'WEFT_BAD_INPUT',
-    message: `bad model "${spec}": ${why} (expected ${modelSpecSyntax})`,
-    details: { field: 'model' },
-  });
-}
-
 /**
  * Parses `openai:gpt-4o-mini`, `anthropic:claude-haiku-4-5`, `ollama:llama3.1` or
  * `openai-compatible:http://127.0.0.1:8080/v1:llama-3.1-8b` (the model is what follows the URL's
- * path, and may itself hold ':'). The same syntax as `--embedder` (`parseEmbedderSpec`).
+ * path, and may itself hold ':'). The same syntax as `--embedder` (`parseProviderSpec` of `@weft/kit`).
  */
 export function parseModelSpec(spec: string): ModelSpec {
-  const value = spec.trim();
-  const colon = value.indexOf(':');
-  const provider = colon < 0 ? value : value.slice(0, colon);
-  const rest = colon < 0 ? '' : value.slice(colon + 1);
-  switch (provider) {
-    case 'openai':
-    case 'anthropic':
-    case 'ollama':
-      if (!rest.trim()) throw bad(spec, `${provider} needs a model name`);
-      return { kind: provider, model: rest.trim() };
-    case 'openai-compatible': {
-      const split = splitBaseUrlSpec(rest);
-      if (!split) throw bad(spec, 'openai-compatible needs <http(s) base URL>:<model>');
-      return { kind: 'openai-compatible', ...split };
-    }
-    default:
-      throw bad(spec, provider ? `unknown model provider "${provider}"` : 'empty');
-  }
+  return parseProviderSpec(spec, {
+    field: 'model',
+    providers: ['openai', 'anthropic', 'ollama'] as const,
+    syntax: modelSpecSyntax,
+  });
 }
 
 export interface CreateLanguageModelOptions {

@@ -4,7 +4,7 @@ import type {
   LanguageModelV4Middleware,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { simulateReadableStream, wrapLanguageModel } from 'ai';
 import {
   type CassetteEntry,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { EdgeDirection, GraphStoreV1, SkbQuery, SkbSchema } from '@weft/spec';
 
 /** One hop of a gold path, followed from the anchor towards the answer. */

@@ -4,7 +4,7 @@ import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { SkbSchema } from '@weft/spec';
 import type { GoldPlan } from './gold-plans.ts';
 

@@ -1,5 +1,5 @@
 import { runPlannerSuite } from '@weft/conformance';
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { MockPlanner, toyContext, toySkb } from '@weft/core/test';
 import { readBankAction } from '@weft/ego-graph';
 import type { CriticFeedback, Plan } from '@weft/spec';

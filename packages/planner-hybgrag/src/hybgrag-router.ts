@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { describeAction, readBankAction, writeBankAction } from '@weft/ego-graph';
 import type { Plan, PlannerV1, PlanOptions } from '@weft/spec';
 import { offlineRoute } from './offline-route.ts';

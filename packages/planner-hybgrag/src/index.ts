@@ -11,13 +11,11 @@ export { type RefineOptions, refineRoute } from './refine-route.ts';
 export {
   type ExampleCandidate,
   fitRouterExamples,
-  loadRouterExamples,
   type RouterAction,
   type RouterExample,
   type RouterRelation,
   routerAction,
   routerExamplesArtifact,
-  saveRouterExamples,
 } from './router-examples.ts';
 export {
   repairRouterOutput,

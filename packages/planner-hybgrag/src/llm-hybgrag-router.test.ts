@@ -1,5 +1,6 @@
 import { planProblems, runPlannerSuite } from '@weft/conformance';
-import { artifactName, createRetriever, emptyPlan, retrieve } from '@weft/core';
+import { createRetriever, retrieve } from '@weft/core';
+import { artifactName, emptyPlan } from '@weft/kit';
 import {
   MockCritic,
   MockLanguageModelV4,
@@ -13,7 +14,7 @@ import { readBankAction } from '@weft/ego-graph';
 import type { ArtifactStore, Plan, PlanOptions } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { LlmHybgragRouter } from './llm-hybgrag-router.ts';
-import { saveRouterExamples } from './router-examples.ts';
+import { routerExamplesArtifact } from './router-examples.ts';
 import type { RoutedPlan } from './route-state.ts';
 import { linkingPlanner } from './testing/linking-planner.ts';
 
@@ -179,7 +180,7 @@ describe('LlmHybgragRouter on every failure mode', () => {
     };
     const missing = await plan(answering(nikonAndDslr), {}, artifacts);
     expect(missing.warnings.some((w) => /not found.*without few-shot examples/.test(w))).toBe(true);
-    await saveRouterExamples(artifacts, 'hybgrag.planner-hybgrag', [
+    await routerExamplesArtifact.save(artifacts, 'hybgrag.planner-hybgrag', [
       {
         query: 'Which Leica cameras are compact?',
         action: {

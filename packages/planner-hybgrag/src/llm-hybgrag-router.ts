@@ -1,9 +1,9 @@
-import type { ArtifactLoad } from '@weft/core';
+import type { ArtifactLoad } from '@weft/kit';
 import { callStructured } from '@weft/llm';
 import type { ArtifactStore, Plan, PlanOptions } from '@weft/spec';
 import { groundRouterOutput } from './ground-router-output.ts';
 import { HybgragRouter, type HybgragRouterOptions, type RouteDecision } from './hybgrag-router.ts';
-import { loadRouterExamples, type RouterExample } from './router-examples.ts';
+import { type RouterExample, routerExamplesArtifact } from './router-examples.ts';
 import { repairRouterOutput, routerInstructions, routerOutputSchema, routerPrompt } from './router-prompt.ts';
 import { choiceKey, type RouteRound } from './route-state.ts';
 
@@ -48,7 +48,7 @@ export class LlmHybgragRouter extends HybgragRouter {
     if (artifact && artifacts) {
       let load = this.loads.get(artifacts);
       if (!load) {
-        load = loadRouterExamples(artifacts, artifact);
+        load = routerExamplesArtifact.load(artifacts, artifact);
         this.loads.set(artifacts, load);
         load.catch(() => this.loads.delete(artifacts));
       }

@@ -1,5 +1,5 @@
-import { artifactEnvelope, type ArtifactLoad, loadArtifact } from '@weft/core';
-import type { ArtifactStore, Plan } from '@weft/spec';
+import { defineArtifact } from '@weft/kit';
+import type { Plan } from '@weft/spec';
 import type { RouteChoice } from './route-state.ts';
 
 /** One relation of an example or of the model's answer, as the prompt writes it. */
@@ -22,8 +22,11 @@ export interface RouterExample {
   readonly action: RouterAction;
 }
 
-/** The artifact kind and format version the few-shot examples are stored under. */
-export const routerExamplesArtifact = { kind: 'planner-hybgrag-examples', version: 1 } as const;
+/** How the few-shot examples are stored. */
+export const routerExamplesArtifact = defineArtifact<RouterExample[]>({
+  kind: 'planner-hybgrag-examples',
+  version: 1,
+});
 
 /** A route choice over its base plan as the prompt's action (mentions and relations by name). */
 export function routerAction(base: Plan, choice: RouteChoice): RouterAction {
@@ -64,22 +67,4 @@ export function fitRouterExamples(candidates: readonly ExampleCandidate[], perMo
     out.push({ query: c.query, action: c.action });
   }
   return out;
-}
-
-export async function saveRouterExamples(
-  artifacts: ArtifactStore,
-  name: string,
-  examples: readonly RouterExample[],
-): Promise<void> {
-  await artifacts.put(
-    name,
-    artifactEnvelope(routerExamplesArtifact.kind, routerExamplesArtifact.version, examples),
-  );
-}
-
-export function loadRouterExamples(
-  artifacts: ArtifactStore,
-  name: string,
-): Promise<ArtifactLoad<RouterExample[]>> {
-  return loadArtifact<RouterExample[]>(artifacts, name, routerExamplesArtifact);
 }

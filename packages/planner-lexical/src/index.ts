@@ -7,7 +7,6 @@ export {
   relationLabel,
 } from './lexical-planner.ts';
 export { mentionFeatures, mentionRow } from './mention-model.ts';
-export { NaiveBayes, type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
 export {
   type PlannerExample,
   type TrainLexicalPlannerOptions,

@@ -1,8 +1,7 @@
-import { artifactEnvelope } from '@weft/core';
+import { artifactEnvelope, NaiveBayes, naiveBayesProbabilities } from '@weft/kit';
 import { toyContext, memoryArtifacts } from '@weft/core/test';
 import { describe, expect, it } from 'vitest';
 import { LexicalPlanner, lexicalPlannerArtifact, noRelation } from './lexical-planner.ts';
-import { NaiveBayes, naiveBayesProbabilities } from './naive-bayes.ts';
 import { trainLexicalPlanner } from './train-lexical-planner.ts';
 
 const examples = [

@@ -1,12 +1,22 @@
-import { ArtifactCache, type LinearModel, linearScore, sigmoid } from '@weft/core';
+import {
+  ArtifactCache,
+  defineArtifact,
+  type LinearModel,
+  linearScore,
+  type NaiveBayesModel,
+  naiveBayesProbabilities,
+  sigmoid,
+} from '@weft/kit';
 import { describedAnchors, groundQuestion } from '@weft/grounding';
 import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
 import type { Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
 import { mentionRow } from './mention-model.ts';
-import { type NaiveBayesModel, naiveBayesProbabilities } from './naive-bayes.ts';
 
-/** The artifact kind and format version `trainLexicalPlanner` writes and `LexicalPlanner` reads. */
-export const lexicalPlannerArtifact = { kind: 'planner-lexical', version: 1 } as const;
+/** How the model `trainLexicalPlanner` fits is stored, and `LexicalPlanner` reads it. */
+export const lexicalPlannerArtifact = defineArtifact<LexicalPlannerModel>({
+  kind: 'planner-lexical',
+  version: 1,
+});
 
 /** The relation label of "no relation": the answers were not next to any linked mention. */
 export const noRelation = 'none';
@@ -59,7 +69,7 @@ export class LexicalPlanner implements PlannerV1 {
   readonly name: string;
   private readonly options: LexicalPlannerOptions;
   /** Loaded once per artifact store: one planner can serve several stores. */
-  private readonly models = new ArtifactCache<LexicalPlannerModel>(lexicalPlannerArtifact);
+  private readonly models = new ArtifactCache(lexicalPlannerArtifact);
 
   constructor(options: LexicalPlannerOptions = {}) {
     this.name = options.name ?? 'lexical';

@@ -1,9 +1,8 @@
-import { fitLogistic } from '@weft/core';
+import { fitLogistic, NaiveBayes } from '@weft/kit';
 import { contentWords, linkMentions } from '@weft/linker';
 import type { RetrievalContext } from '@weft/spec';
 import { type LexicalPlannerModel, noRelation, relationLabel } from './lexical-planner.ts';
 import { mentionFeatures, mentionRow } from './mention-model.ts';
-import { NaiveBayes } from './naive-bayes.ts';
 
 /** One training query: the text, its gold answers, and how much it counts. */
 export interface PlannerExample {

@@ -1,9 +1,8 @@
-import { WeftError } from '@weft/core';
+import { readOnlyCypherProblem, WeftError } from '@weft/kit';
 import { callText, defaultUnsureThreshold, isLlmWhen, type LlmWhen, looksLikeRefusal } from '@weft/llm';
 import type { Plan, PlannerV1, PlanOptions } from '@weft/spec';
 import { type CypherExample, cypherInstructions, cypherPrompt } from './cypher-prompt.ts';
 import { CypherSyntaxError } from './cypher-tokens.ts';
-import { cypherWriteProblem } from './cypher-write-problem.ts';
 import { extractCypher } from './extract-cypher.ts';
 import { groundCypher } from './ground-cypher.ts';
 import { parseCypher } from './parse-cypher.ts';
@@ -90,7 +89,8 @@ export class CypherPlanner implements PlannerV1 {
     if (!answer.ok) return fail(answer.failure.message);
     const extracted = extractCypher(answer.text);
     // Checked first, before parsing: a writing statement is refused as such whatever else is wrong.
-    const write = cypherWriteProblem(extracted.text);
+    // Parsed, never run: no procedure is let through.
+    const write = readOnlyCypherProblem(extracted.text, { procedures: 'none' });
     if (write) return fail(`the model's query was rejected before anything ran: ${write}`);
     if (extracted.problem)
       return fail(

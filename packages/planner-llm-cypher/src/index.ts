@@ -6,7 +6,6 @@ export {
 } from './cypher-prompt.ts';
 export { CypherPlanner, type CypherPlannerOptions } from './cypher-planner.ts';
 export { CypherSyntaxError, type CypherToken, cypherTokens } from './cypher-tokens.ts';
-export { cypherWriteProblem } from './cypher-write-problem.ts';
 export { type ExtractedCypher, extractCypher } from './extract-cypher.ts';
 export { type GroundedCypher, groundCypher } from './ground-cypher.ts';
 export {

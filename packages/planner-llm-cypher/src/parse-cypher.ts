@@ -352,7 +352,7 @@ function returnVariable(tokens: readonly CypherToken[], known: ReadonlySet<strin
  * (`=`, CONTAINS, STARTS/ENDS WITH, `=~`, IN, wrapped in toLower() or not, NOT) and label tests,
  * and the variables of RETURN. OPTIONAL MATCH is read as MATCH; WITH, ORDER BY, SKIP, LIMIT and
  * conditions it cannot use are skipped and listed in `ignored`. Throws `CypherSyntaxError` on text
- * it cannot read at all. Call `cypherWriteProblem` first: this parser does not look for writes.
+ * it cannot read at all. Call `readOnlyCypherProblem` of `@weft/kit` first: this parser does not look for writes.
  */
 export function parseCypher(query: string): ParsedCypher {
   const reader = new Reader(cypherTokens(query).filter((t) => !(t.kind === 'punct' && t.text === ';')));

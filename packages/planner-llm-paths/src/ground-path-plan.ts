@@ -1,3 +1,4 @@
+import { pathConstraints } from '@weft/kit';
 import { groundMention, groundQuestion, mentionFor } from '@weft/grounding';
 import { type PathPlanOutput, schemaNames } from '@weft/llm';
 import type {
@@ -272,31 +273,10 @@ function constraintsOf(
   restriction: string,
 ): { variables: PlanVariable[]; triplets: PlanTriplet[] } {
   if (path.anchor === undefined) return { variables: [], triplets: [] };
-  const variables: PlanVariable[] = [
-    {
-      name: 'x',
-      nodeTypes: targetTypes.filter((t) => t.score >= 0.5).map((t) => t.type),
-      ...(restriction ? { restriction } : {}),
-    },
-  ];
-  const triplets: PlanTriplet[] = [];
-  let previous: PlanTriplet['subject'] = { kind: 'anchor', anchor: path.anchor };
-  path.hops.forEach((hop, i) => {
-    const last = i === path.hops.length - 1;
-    const name = last ? 'x' : `y${i}`;
-    if (!last)
-      variables.push({
-        name,
-        ...(hop.nodeTypes ? { nodeTypes: hop.nodeTypes } : {}),
-        ...(hop.restriction ? { restriction: hop.restriction } : {}),
-      });
-    const next: PlanTriplet['object'] = { kind: 'variable', name };
-    triplets.push(
-      hop.direction === 'out'
-        ? { subject: previous, edgeType: hop.edgeType, object: next }
-        : { subject: next, edgeType: hop.edgeType, object: previous },
-    );
-    previous = next;
+  return pathConstraints([path], {
+    targetTypes,
+    restriction,
+    variableName: (_path, hop) => `y${hop}`,
+    hopRestrictions: true,
   });
-  return { variables, triplets };
 }

@@ -10,10 +10,8 @@ export { LlmPathPlanner, type LlmPathPlannerOptions } from './llm-path-planner.t
 export { pathPlanInstructions, pathPlanPrompt } from './path-plan-prompt.ts';
 export {
   type LlmPathPlannerModel,
-  llmPathPlannerFormat,
-  loadLlmPathPlannerModel,
+  llmPathPlannerArtifact,
   type PathPlanExample,
-  saveLlmPathPlannerModel,
 } from './path-planner-artifact.ts';
 export { repairPathPlan } from './repair-path-plan.ts';
 export { toPathPlanOutput } from './to-path-plan-output.ts';

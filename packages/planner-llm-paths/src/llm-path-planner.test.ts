@@ -4,7 +4,7 @@ import { MockLanguageModelV4, textResult, toySkb, memoryArtifacts } from '@weft/
 import type { RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { LlmPathPlanner } from './llm-path-planner.ts';
-import { saveLlmPathPlannerModel } from './path-planner-artifact.ts';
+import { llmPathPlannerArtifact } from './path-planner-artifact.ts';
 import { nikonQuery, validAnswer } from './testing/failure-cases.ts';
 import { linkingPlanner } from './testing/linking-planner.ts';
 
@@ -44,7 +44,7 @@ describe('LlmPathPlanner: when the model is asked', () => {
     );
 
     const trained = memoryArtifacts();
-    await saveLlmPathPlannerModel(trained, 'mor.planner-llm-paths', {
+    await llmPathPlannerArtifact.save(trained, 'mor.planner-llm-paths', {
       threshold: 0.3,
       examples: [],
       val: { queries: 10, offlineFailures: 3, callRate: 0.2, failuresCaught: 2 },
@@ -81,7 +81,7 @@ describe('LlmPathPlanner: when the model is asked', () => {
 
   it('shows few-shot examples from the artifact and the linked mentions in the prompt', async () => {
     const artifacts = memoryArtifacts();
-    await saveLlmPathPlannerModel(artifacts, 'a', {
+    await llmPathPlannerArtifact.save(artifacts, 'a', {
       threshold: 0.5,
       examples: [
         {

@@ -1,4 +1,5 @@
-import { type ArtifactLoad, WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
+import type { ArtifactLoad } from '@weft/kit';
 import {
   callStructured,
   defaultUnsureThreshold,
@@ -11,7 +12,7 @@ import { groundPathPlan } from './ground-path-plan.ts';
 import { pathPlanInstructions, pathPlanPrompt } from './path-plan-prompt.ts';
 import {
   type LlmPathPlannerModel,
-  loadLlmPathPlannerModel,
+  llmPathPlannerArtifact,
   type PathPlanExample,
 } from './path-planner-artifact.ts';
 import { repairPathPlan } from './repair-path-plan.ts';
@@ -81,7 +82,7 @@ export class LlmPathPlanner implements PlannerV1 {
     if (!artifacts) return { message: `no artifact store: "${this.options.artifact}" cannot be loaded` };
     let load = this.loads.get(artifacts);
     if (!load) {
-      load = loadLlmPathPlannerModel(artifacts, this.options.artifact);
+      load = llmPathPlannerArtifact.load(artifacts, this.options.artifact);
       this.loads.set(artifacts, load);
       load.catch(() => this.loads.delete(artifacts));
     }

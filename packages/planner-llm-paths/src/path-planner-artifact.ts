@@ -1,6 +1,5 @@
-import { type ArtifactLoad, artifactEnvelope, loadArtifact } from '@weft/core';
+import { defineArtifact } from '@weft/kit';
 import type { PathPlanOutput } from '@weft/llm';
-import type { ArtifactStore } from '@weft/spec';
 
 /** A worked example for the prompt: a train question and the plan that answered it. */
 export interface PathPlanExample {
@@ -23,20 +22,8 @@ export interface LlmPathPlannerModel {
   };
 }
 
-/** Bump the version whenever `LlmPathPlannerModel` changes shape or meaning. */
-export const llmPathPlannerFormat = { kind: 'planner-llm-paths', version: 1 } as const;
-
-export async function saveLlmPathPlannerModel(
-  artifacts: ArtifactStore,
-  name: string,
-  model: LlmPathPlannerModel,
-): Promise<void> {
-  await artifacts.put(name, artifactEnvelope(llmPathPlannerFormat.kind, llmPathPlannerFormat.version, model));
-}
-
-export function loadLlmPathPlannerModel(
-  artifacts: ArtifactStore | undefined,
-  name: string,
-): Promise<ArtifactLoad<LlmPathPlannerModel>> {
-  return loadArtifact<LlmPathPlannerModel>(artifacts, name, llmPathPlannerFormat);
-}
+/** How the fitted model is stored; bump the version whenever `LlmPathPlannerModel` changes shape or meaning. */
+export const llmPathPlannerArtifact = defineArtifact<LlmPathPlannerModel>({
+  kind: 'planner-llm-paths',
+  version: 1,
+});

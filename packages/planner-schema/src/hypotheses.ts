@@ -1,4 +1,4 @@
-import { searchText } from '@weft/core';
+import { searchText } from '@weft/kit';
 import type { GraphNeighbor, NameMatch, RetrievalContext } from '@weft/spec';
 import { metapathKey } from './metapath.ts';
 import { queryWords, quotedPhrases, singularForms, stopwords } from './query-text.ts';

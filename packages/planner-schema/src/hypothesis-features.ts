@@ -1,7 +1,7 @@
 import type { SkbSchema } from '@weft/spec';
 import type { Linking, LinkedNode } from './hypotheses.ts';
 import { type MetapathKey, oneHopMetapaths, parseMetapath } from './metapath.ts';
-import { predictNaiveBayes } from './naive-bayes.ts';
+import { predictCues } from './cue-model.ts';
 import { queryWords, stopwords, tokens as toTokens } from './query-text.ts';
 import type { SchemaPlannerModel } from './schema-planner-model.ts';
 
@@ -52,7 +52,7 @@ export function relationScores(
   model: SchemaPlannerModel | undefined,
 ): Map<MetapathKey, number> {
   const queryTokens = toTokens(query);
-  if (model && model.relation.labels.length > 0) return predictNaiveBayes(model.relation, queryTokens);
+  if (model && model.relation.labels.length > 0) return predictCues(model.relation, queryTokens);
   const cues = edgeCueWords(schema);
   const keys = oneHopMetapaths(schema);
   const present = new Set(queryTokens.flatMap((t) => [t, t.replace(/s$/, '')]));

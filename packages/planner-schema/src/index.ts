@@ -14,7 +14,6 @@ export {
   oneHopMetapaths,
   parseMetapath,
 } from './metapath.ts';
-export { fitNaiveBayes, type NaiveBayesModel, predictNaiveBayes } from './naive-bayes.ts';
 export {
   assemblePlan,
   predictTargetTypes,
@@ -23,10 +22,6 @@ export {
   type SchemaPlannerSettings,
   scoreHypotheses,
 } from './schema-planner.ts';
-export {
-  loadSchemaPlannerModel,
-  saveSchemaPlannerModel,
-  schemaPlannerFormat,
-} from './schema-planner-artifact.ts';
+export { schemaPlannerArtifact } from './schema-planner-artifact.ts';
 export type { SchemaPlannerModel } from './schema-planner-model.ts';
 export { type TrainSchemaPlannerOptions, trainSchemaPlanner } from './train-schema-planner.ts';

@@ -1,6 +1,6 @@
-import type { LinearModel } from '@weft/core';
+import type { LinearModel } from '@weft/kit';
 import type { MetapathKey } from './metapath.ts';
-import type { NaiveBayesModel } from './naive-bayes.ts';
+import type { NaiveBayesModel } from '@weft/kit';
 
 /**
  * What `trainSchemaPlanner` fits on a bundle's train queries; stored as an artifact with the store

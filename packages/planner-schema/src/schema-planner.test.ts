@@ -1,4 +1,5 @@
-import { artifactEnvelope, createRetriever, retrieve } from '@weft/core';
+import { createRetriever, retrieve } from '@weft/core';
+import { artifactEnvelope } from '@weft/kit';
 import {
   InMemoryGraphStore,
   InMemoryTextIndex,
@@ -11,7 +12,7 @@ import type { ArtifactStore, Plan, RetrievalContext, SkbQuery } from '@weft/spec
 import { describe, expect, it } from 'vitest';
 import { candidateSpans } from './hypotheses.ts';
 import { SchemaPlanner } from './schema-planner.ts';
-import { schemaPlannerFormat } from './schema-planner-artifact.ts';
+import { schemaPlannerArtifact } from './schema-planner-artifact.ts';
 import { trainSchemaPlanner } from './train-schema-planner.ts';
 
 const skb = toySkb();
@@ -65,7 +66,8 @@ describe('SchemaPlanner', () => {
       { id: 'q4', query: 'what works with the Canon EOS 90D', answers: ['p:ef'], split: 'train' },
       { id: 'q5', query: 'what works with the Nikon D850', answers: ['p:nikkor'], split: 'train' },
     ];
-    const model = await trainSchemaPlanner(context, train, [], { minSupport: 1, artifact });
+    const model = await trainSchemaPlanner(context, train, [], { minSupport: 1 });
+    await schemaPlannerArtifact.save(context.artifacts!, artifact, model);
     expect(model.metapaths).toContain('made_by:in');
     expect(memory.has(artifact)).toBe(true);
     const plan = await new SchemaPlanner({ artifact }).doPlan({
@@ -120,11 +122,13 @@ describe('SchemaPlanner models', () => {
 
   it('plans with the trained model without a warning, under the name it was stored by', async () => {
     const artifacts = memoryArtifacts();
-    const model = await trainSchemaPlanner({ ...base, artifacts }, trainQueries, [], {
-      minSupport: 1,
-      artifact,
+    const model = await trainSchemaPlanner(base, trainQueries, [], { minSupport: 1 });
+    await schemaPlannerArtifact.save(artifacts, artifact, model);
+    expect(artifacts.stored.get(artifact)).toMatchObject({
+      kind: 'planner-schema',
+      version: 3,
+      value: model,
     });
-    expect(artifacts.stored.get(artifact)).toMatchObject({ ...schemaPlannerFormat, value: model });
     const trained = await planWith(new SchemaPlanner({ artifact }), artifacts);
     expect(trained.warnings).toEqual([]);
     const given = await planWith(new SchemaPlanner({ model }), undefined);
@@ -135,19 +139,15 @@ describe('SchemaPlanner models', () => {
   });
 
   it('warns about a model of another format version, an unversioned one, or other features', async () => {
-    const trained = memoryArtifacts();
-    const model = await trainSchemaPlanner({ ...base, artifacts: trained }, trainQueries, [], {
-      minSupport: 1,
-      artifact,
-    });
+    const model = await trainSchemaPlanner(base, trainQueries, [], { minSupport: 1 });
     const cases: [unknown, RegExp][] = [
       [
-        artifactEnvelope(schemaPlannerFormat.kind, schemaPlannerFormat.version - 1, model),
-        /planner-schema v1/,
+        artifactEnvelope(schemaPlannerArtifact.kind, schemaPlannerArtifact.version - 1, model),
+        /planner-schema v2/,
       ],
       [{ version: 1, ...model }, /predates versioned artifacts/],
       [
-        artifactEnvelope(schemaPlannerFormat.kind, schemaPlannerFormat.version, {
+        artifactEnvelope(schemaPlannerArtifact.kind, schemaPlannerArtifact.version, {
           ...model,
           hypothesis: { ...model.hypothesis, features: ['other'] },
         }),
@@ -167,7 +167,11 @@ describe('SchemaPlanner models', () => {
 
   it("keeps each store's model apart when one planner serves two stores, reading each once", async () => {
     const trained = memoryArtifacts();
-    await trainSchemaPlanner({ ...base, artifacts: trained }, trainQueries, [], { minSupport: 1, artifact });
+    await schemaPlannerArtifact.save(
+      trained,
+      artifact,
+      await trainSchemaPlanner(base, trainQueries, [], { minSupport: 1 }),
+    );
     const empty = memoryArtifacts();
     const planner = new SchemaPlanner({ artifact });
     const first = await planWith(planner, trained);
@@ -201,10 +205,16 @@ describe('SchemaPlanner models', () => {
     expect(() => new SchemaPlanner({} as never)).toThrow(/needs \{ artifact \}/);
   });
 
-  it('refuses to train into an artifact store without the name the planner reads', async () => {
-    await expect(
-      trainSchemaPlanner({ ...base, artifacts: memoryArtifacts() }, trainQueries, [], { minSupport: 1 }),
-    ).rejects.toThrow(/options.artifact/);
+  it('reads a model stored under a former name (a store trained before the rename)', async () => {
+    const artifacts = memoryArtifacts();
+    const model = await trainSchemaPlanner(base, trainQueries, [], { minSupport: 1 });
+    await schemaPlannerArtifact.save(artifacts, 'offline.planner-schema', model);
+    const renamed = schemaPlannerArtifact.ref('planner-schema', ['offline.planner-schema']);
+    const trained = await planWith(new SchemaPlanner({ artifact: renamed }), artifacts);
+    expect(trained.warnings).toEqual([]);
+    expect(pathsOf(trained.plan)).toEqual(
+      pathsOf((await planWith(new SchemaPlanner({ model }), undefined)).plan),
+    );
   });
 });
 

@@ -1,6 +1,7 @@
-import { ArtifactCache, emptyPlan, linearScore, sigmoid, WeftError } from '@weft/core';
+import { ArtifactCache, emptyPlan, linearScore, pathConstraints, sigmoid, WeftError } from '@weft/kit';
 import type {
   Anchor,
+  ArtifactRefV1,
   Plan,
   PlannerV1,
   PlanOptions,
@@ -20,9 +21,9 @@ import {
   relationScores,
 } from './hypothesis-features.ts';
 import { oneHopMetapaths, toPlanHops } from './metapath.ts';
-import { predictNaiveBayes } from './naive-bayes.ts';
+import { predictCues } from './cue-model.ts';
 import { queryWords, singularForms, stopwords, tokens as toTokens } from './query-text.ts';
-import { loadSchemaPlannerModel } from './schema-planner-artifact.ts';
+import { schemaPlannerArtifact } from './schema-planner-artifact.ts';
 import type { SchemaPlannerModel } from './schema-planner-model.ts';
 
 /**
@@ -34,11 +35,11 @@ export type SchemaPlannerOptions = SchemaPlannerSettings &
   (
     | {
         /**
-         * The artifact `trainSchemaPlanner` stored the model under (`artifactName(stack, 'planner-schema')`),
-         * read from `context.artifacts`. When it is missing or stale the planner warns
-         * (`context.warn`) and uses hand-set weights.
+         * The artifact the training step stored the model under (a name, or a reference that
+         * also names where an older Weft stored it), read from `context.artifacts`. When it is
+         * missing or stale the planner warns (`context.warn`) and uses hand-set weights.
          */
-        readonly artifact: string;
+        readonly artifact: string | ArtifactRefV1;
         readonly model?: undefined;
       }
     | { readonly model: SchemaPlannerModel; readonly artifact?: undefined }
@@ -67,11 +68,11 @@ export class SchemaPlanner implements PlannerV1 {
    * Loaded models by artifact store: one planner may serve several stores (stacks over two stores
    * share it), and each store has its own model. Read once per store; a failed read is retried.
    */
-  private readonly models = new ArtifactCache<SchemaPlannerModel>(loadSchemaPlannerModel);
+  private readonly models = new ArtifactCache(schemaPlannerArtifact);
 
   constructor(options: SchemaPlannerOptions) {
     // Callers without types (scripts, JavaScript) get a message rather than a TypeError on first use.
-    if (options?.model === undefined && typeof options?.artifact !== 'string') {
+    if (options?.model === undefined && options?.artifact === undefined) {
       throw new WeftError({
         code: 'WEFT_BAD_INPUT',
         message:
@@ -149,9 +150,7 @@ export function predictTargetTypes(
     cue.set(type.name, nameWords.length ? hits / nameWords.length : 0);
   }
   const learned =
-    model && model.targetType.labels.length > 0
-      ? predictNaiveBayes(model.targetType, toTokens(query))
-      : undefined;
+    model && model.targetType.labels.length > 0 ? predictCues(model.targetType, toTokens(query)) : undefined;
   const scores = allowed.map((type) => {
     const fromCue = cue.get(type) ?? 0;
     const fromModel = learned?.get(type) ?? 0;
@@ -300,29 +299,7 @@ function constraintsOf(
   const selected = [first];
   const second = paths.find((p) => p.anchor !== first.anchor && p.score >= 0.5 * first.score);
   if (second) selected.push(second);
-  const variables: PlanVariable[] = [
-    {
-      name: 'x',
-      nodeTypes: targetTypes.filter((t) => t.score >= 0.5).map((t) => t.type),
-      ...(restriction ? { restriction } : {}),
-    },
-  ];
-  const triplets: PlanTriplet[] = [];
-  selected.forEach((path, p) => {
-    if (!anchors[path.anchor!]) return;
-    let previous: PlanTriplet['subject'] = { kind: 'anchor', anchor: path.anchor! };
-    path.hops.forEach((hop, i) => {
-      const last = i === path.hops.length - 1;
-      const name = last ? 'x' : `y${p}_${i}`;
-      if (!last) variables.push({ name, ...(hop.nodeTypes ? { nodeTypes: hop.nodeTypes } : {}) });
-      const next: PlanTriplet['object'] = { kind: 'variable', name };
-      triplets.push(
-        hop.direction === 'out'
-          ? { subject: previous, edgeType: hop.edgeType, object: next }
-          : { subject: next, edgeType: hop.edgeType, object: previous },
-      );
-      previous = next;
-    });
-  });
-  return { variables, triplets };
+  // A path whose anchor is not in the plan constrains nothing (it keeps its place in the names).
+  const anchored = selected.map((path) => (anchors[path.anchor!] ? path : { ...path, anchor: undefined }));
+  return pathConstraints(anchored, { targetTypes, restriction });
 }

@@ -1,20 +1,13 @@
-import { fitLogistic, WeftError } from '@weft/core';
+import { fitLogistic, type NaiveBayesModel } from '@weft/kit';
 import type { RetrievalContext, SkbQuery } from '@weft/spec';
 import { type Linking, type LinkingOptions, linkQuery } from './hypotheses.ts';
 import { buildHypotheses, hypothesisFeatures } from './hypothesis-features.ts';
 import { type MetapathKey, metapathKey } from './metapath.ts';
-import { fitNaiveBayes, type NaiveBayesModel, predictNaiveBayes } from './naive-bayes.ts';
+import { fitCueModel, predictCues } from './cue-model.ts';
 import { tokens as toTokens } from './query-text.ts';
-import { saveSchemaPlannerModel } from './schema-planner-artifact.ts';
 import type { SchemaPlannerModel } from './schema-planner-model.ts';
 
 export interface TrainSchemaPlannerOptions {
-  /**
-   * The artifact the model is stored under in `context.artifacts`: the name the stack gives its
-   * `SchemaPlanner` (`artifactName(stack, 'planner-schema')`). Required when the context has an
-   * artifact store; without one the model is only returned.
-   */
-  readonly artifact?: string;
   /** Candidate sets larger than this do not count as explaining an answer (default 400). */
   readonly maxCandidates?: number;
   /** A metapath joins the vocabulary when it explains answers of this many train queries (default 2). */
@@ -43,8 +36,8 @@ interface Explained {
 /**
  * Fits the schema planner on train queries: which metapaths explain answers (found by walking the
  * graph from every linked span), cue words per metapath, the answers' node types, and the weights
- * that score (anchor, metapath) hypotheses. Writes the model to `context.artifacts` under
- * `options.artifact` when the context has an artifact store.
+ * that score (anchor, metapath) hypotheses. Returns the model; the training step stores it
+ * (`schemaPlannerArtifact.save`).
  */
 export async function trainSchemaPlanner(
   context: RetrievalContext,
@@ -52,14 +45,6 @@ export async function trainSchemaPlanner(
   _val: readonly SkbQuery[] = [],
   options: TrainSchemaPlannerOptions = {},
 ): Promise<SchemaPlannerModel> {
-  if (context.artifacts && options.artifact === undefined) {
-    // Storing under a name of the trainer's choosing is how a trained store came to plan untrained.
-    throw new WeftError({
-      code: 'WEFT_BAD_INPUT',
-      message:
-        'trainSchemaPlanner: the context has an artifact store but options.artifact names no artifact; pass the name the SchemaPlanner reads',
-    });
-  }
   const maxCandidates = options.maxCandidates ?? 400;
   const queryDocumentFrequency: Record<string, number> = {};
   for (const query of train)
@@ -99,8 +84,8 @@ export async function trainSchemaPlanner(
         .map(([k, v]) => [k, v * weightOf(i)]),
     ),
   }));
-  const relation = fitNaiveBayes(relationExamples);
-  const targetType = fitNaiveBayes(
+  const relation = fitCueModel(relationExamples);
+  const targetType = fitCueModel(
     explained.map((e, i) => ({
       tokens: e.tokens,
       labels: Object.fromEntries([...e.answerTypes].map(([k, v]) => [k, v * weightOf(i)])),
@@ -111,7 +96,7 @@ export async function trainSchemaPlanner(
   const folds = Math.max(2, options.folds ?? 4);
   const foldModels: NaiveBayesModel[] = [];
   for (let f = 0; f < folds; f++)
-    foldModels.push(fitNaiveBayes(relationExamples.filter((_, i) => i % folds !== f)));
+    foldModels.push(fitCueModel(relationExamples.filter((_, i) => i % folds !== f)));
   const partial: SchemaPlannerModel = {
     queryDocumentFrequency,
     queryCount: train.length,
@@ -122,7 +107,7 @@ export async function trainSchemaPlanner(
   };
   const rows: { x: number[]; y: 0 | 1 }[] = [];
   explained.forEach((e, i) => {
-    const scores = predictNaiveBayes(foldModels[i % folds]!, e.tokens);
+    const scores = predictCues(foldModels[i % folds]!, e.tokens);
     const hypotheses = buildHypotheses(e.linking, scores, metapaths, partial, e.query);
     const positives = hypotheses.filter((h) => e.positives.has(`${h.node.id}|${h.metapath}`));
     if (positives.length === 0) return;
@@ -137,8 +122,6 @@ export async function trainSchemaPlanner(
   });
   const hypothesis = fitLogistic([...hypothesisFeatures], rows, { l2: 1e-3, epochs: 400 });
   const model: SchemaPlannerModel = { ...partial, hypothesis };
-  if (context.artifacts && options.artifact !== undefined)
-    await saveSchemaPlannerModel(context.artifacts, options.artifact, model);
   return model;
 }
 

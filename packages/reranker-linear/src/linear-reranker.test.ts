@@ -1,4 +1,4 @@
-import { artifactEnvelope, emptyPlan } from '@weft/core';
+import { artifactEnvelope, emptyPlan } from '@weft/kit';
 import { toyContext, memoryArtifacts } from '@weft/core/test';
 import type { Candidate, Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { ArtifactCache, type LinearModel, linearScore } from '@weft/core';
+import { ArtifactCache, defineArtifact, type LinearModel, linearScore } from '@weft/kit';
 import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
 import {
   featureRows,
@@ -8,8 +8,11 @@ import {
   mentionGate,
 } from './linear-features.ts';
 
-/** The artifact kind and format version `trainLinearReranker` writes and `LinearReranker` reads. */
-export const linearRerankerArtifact = { kind: 'reranker-linear', version: 1 } as const;
+/** How the model `trainLinearReranker` fits is stored, and `LinearReranker` reads it. */
+export const linearRerankerArtifact = defineArtifact<LinearRerankerModel>({
+  kind: 'reranker-linear',
+  version: 1,
+});
 
 /**
  * What training keeps: fitted weights, or none when the untrained weights did better on val (then
@@ -54,7 +57,7 @@ export class LinearReranker implements RerankerV1 {
   readonly name: string;
   readonly requiredScores = linearScoreKeys;
   private readonly options: LinearRerankerOptions;
-  private readonly models = new ArtifactCache<LinearRerankerModel>(linearRerankerArtifact);
+  private readonly models = new ArtifactCache(linearRerankerArtifact);
 
   constructor(options: LinearRerankerOptions = {}) {
     this.name = options.name ?? 'linear';

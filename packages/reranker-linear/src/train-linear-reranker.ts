@@ -1,4 +1,4 @@
-import { fitLogistic, type LinearModel, linearScore } from '@weft/core';
+import { fitLogistic, type LinearModel, linearScore } from '@weft/kit';
 import type { Candidate, Plan } from '@weft/spec';
 import { featureRows, type LinearFeature, linearFeatures } from './linear-features.ts';
 import { type LinearRerankerModel, untrainedLinearScore } from './linear-reranker.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { storeContext } from '@weft/conformance';
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { MockLanguageModelV4, textResult, toySkb } from '@weft/core/test';
 import { cassetteModel } from '@weft/llm';
 import type { Candidate, RetrievalContext } from '@weft/spec';

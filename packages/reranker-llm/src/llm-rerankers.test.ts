@@ -1,6 +1,6 @@
 import { LlmMeter, meterLanguageModel } from '@weft/core';
 import { storeContext } from '@weft/conformance';
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { MockLanguageModelV4, textResult, toySkb } from '@weft/core/test';
 import type { Candidate, RerankerV1, RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';

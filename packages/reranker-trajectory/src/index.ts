@@ -10,8 +10,4 @@ export {
   type TrajectoryRerankerModel,
   type TrajectoryRerankerOptions,
 } from './trajectory-reranker.ts';
-export {
-  loadTrajectoryRerankerModel,
-  saveTrajectoryRerankerModel,
-  trajectoryRerankerFormat,
-} from './trajectory-reranker-artifact.ts';
+export { trajectoryRerankerArtifact } from './trajectory-reranker-artifact.ts';

@@ -1,5 +1,5 @@
-import { fitLogistic, type LinearModel, linearScore, sigmoid, WeftError } from '@weft/core';
-import type { Candidate, Plan, RetrievalContext } from '@weft/spec';
+import { fitLogistic, type LinearModel, linearScore, sigmoid } from '@weft/kit';
+import type { Candidate, Plan } from '@weft/spec';
 import {
   gateFeatures,
   gateRow,
@@ -10,7 +10,6 @@ import {
 } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
 import type { TrajectoryRerankerModel } from './trajectory-reranker-model.ts';
-import { saveTrajectoryRerankerModel } from './trajectory-reranker-artifact.ts';
 
 /** Candidates a stack produced for one query, with the query's gold answers. */
 export interface RerankExample {
@@ -45,12 +44,6 @@ export interface TrainTrajectoryRerankerOptions {
   readonly objectives?: readonly RerankObjective[];
   /** Fit the route gate (default true); it is kept only when it raises val Hit@1. */
   readonly gate?: boolean;
-  /**
-   * The artifact the model is stored under in `context.artifacts`: the name the stack gives its
-   * `TrajectoryReranker` (`artifactName(stack, 'reranker-trajectory')`). Required when the context
-   * has an artifact store; without one the model is only returned.
-   */
-  readonly artifact?: string;
 }
 
 export interface TrainTrajectoryRerankerResult {
@@ -202,23 +195,13 @@ function fitGate(
 
 /**
  * Fits the reranker on train examples (one positive against sampled negatives per query), chooses the
- * L2 strength on val, and stores the model in `context.artifacts` under `options.artifact` when the
- * context has an artifact store.
+ * L2 strength on val. Returns the model; the training step stores it (`trajectoryRerankerArtifact.save`).
  */
 export async function trainTrajectoryReranker(
-  context: RetrievalContext | undefined,
   train: readonly RerankExample[],
   val: readonly RerankExample[],
   options: TrainTrajectoryRerankerOptions = {},
 ): Promise<TrainTrajectoryRerankerResult> {
-  if (context?.artifacts && options.artifact === undefined) {
-    // Storing under a name of the trainer's choosing is how a trained store came to rank untrained.
-    throw new WeftError({
-      code: 'WEFT_BAD_INPUT',
-      message:
-        'trainTrajectoryReranker: the context has an artifact store but options.artifact names no artifact; pass the name the TrajectoryReranker reads',
-    });
-  }
   const rowsFor = (objective: RerankObjective, examples: readonly RerankExample[]) =>
     objective === 'pairwise'
       ? pairRowsOf(examples, options.negatives ?? 48)
@@ -274,8 +257,6 @@ export async function trainTrajectoryReranker(
     ...(chosen.structureFirst ? { structureFirst: true } : {}),
     ...(keep && gate ? { gate, route: gated.mode } : {}),
   };
-  if (context?.artifacts && options.artifact !== undefined)
-    await saveTrajectoryRerankerModel(context.artifacts, options.artifact, model);
   return {
     model,
     val: tried.map(({ objective, l2, structureFirst, hit1, mrr }) => ({

@@ -1,4 +1,4 @@
-import type { LinearModel } from '@weft/core';
+import type { LinearModel } from '@weft/kit';
 import type { RouteMode } from './route-gate.ts';
 
 /** What `trainTrajectoryReranker` fits and `TrajectoryReranker` reads. */

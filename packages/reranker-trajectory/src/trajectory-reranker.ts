@@ -1,15 +1,15 @@
-import { ArtifactCache, linearScore, sigmoid, WeftError } from '@weft/core';
+import { ArtifactCache, linearScore, sigmoid, WeftError } from '@weft/kit';
 import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
 import { gateRow, routedOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
-import { loadTrajectoryRerankerModel } from './trajectory-reranker-artifact.ts';
+import { trajectoryRerankerArtifact } from './trajectory-reranker-artifact.ts';
 import type { TrajectoryRerankerModel } from './trajectory-reranker-model.ts';
 
 export type { TrajectoryRerankerModel } from './trajectory-reranker-model.ts';
 
 /**
  * What `trainTrajectoryReranker` fits; stored as an artifact with the store (see
- * `trajectoryRerankerFormat`, whose version says which shape this is).
+ * `trajectoryRerankerArtifact`, whose version says which shape this is).
  */
 
 /**
@@ -31,7 +31,7 @@ export type TrajectoryRerankerOptions = { readonly name?: string } & (
 );
 
 /**
- * The scores the features read that MixedTraverser puts on every candidate, structural or fill.
+ * The scores the features read that MorTraverser puts on every candidate, structural or fill.
  * Others it reads (`pathScore`, `link`, `dense`, `anchorNeighbor`, …) are on some candidates only,
  * so their absence from a list says nothing; the absence of these says the traverser is not one
  * whose candidates the features describe, and every structural feature would read 0.
@@ -86,7 +86,7 @@ export class TrajectoryReranker implements RerankerV1 {
    * Loaded models by artifact store: one reranker may serve several stores (stacks over two stores
    * share it), and each store has its own model. Read once per store; a failed read is retried.
    */
-  private readonly models = new ArtifactCache<TrajectoryRerankerModel>(loadTrajectoryRerankerModel);
+  private readonly models = new ArtifactCache(trajectoryRerankerArtifact);
 
   constructor(options: TrajectoryRerankerOptions) {
     // Callers without types (scripts, JavaScript) get a message rather than a TypeError on first use.

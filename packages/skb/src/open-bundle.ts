@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { SkbEdge, SkbNode, SkbQuery, SkbSchema } from '@weft/spec';
 import { type BundleFiles, locateBundleFiles } from './bundle-files.ts';
 import { readJsonlLines } from './jsonl-reader.ts';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { SkbQuery, SkbSplit } from '@weft/spec';
 import { readCsvRecords } from './csv-records.ts';
 

@@ -1,4 +1,4 @@
-import { seededRandom } from '@weft/core';
+import { seededRandom } from '@weft/kit';
 import type { SkbSchema } from '@weft/spec';
 import { BundleWriter } from './bundle-writer.ts';
 

@@ -10,6 +10,9 @@ import type {
   Plan,
   RetrievalResult,
   TextIndexV1,
+  TrainingStepV1,
+  TrainOptionsV1,
+  TrainReportV1,
   TrajectoryHop,
 } from './index.ts';
 
@@ -38,3 +41,11 @@ void incomplete;
 // Neighbour expansion requires a direction.
 // @ts-expect-error direction is required
 void store.doNeighbors({ seeds: ['a'] });
+
+// A training step declares what it learns from, reads and writes, and trains into the context's store.
+declare const step: TrainingStepV1;
+expectTypeOf(step.specificationVersion).toEqualTypeOf<'v1'>();
+expectTypeOf(step.doTrain).parameter(0).toEqualTypeOf<TrainOptionsV1>();
+expectTypeOf(step.doTrain).returns.resolves.toEqualTypeOf<TrainReportV1>();
+expectTypeOf<TrainOptionsV1['context']['artifacts']['put']>().toBeFunction();
+expectTypeOf<TrainingStepV1['learnsFrom'][number]>().toEqualTypeOf<'labelled' | 'synthesized' | 'store'>();

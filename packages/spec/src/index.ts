@@ -73,3 +73,11 @@ export type {
   StageKind,
   StageTrace,
 } from './retriever/retrieval-trace.ts';
+export type {
+  ArtifactRefV1,
+  TrainingSetV1,
+  TrainingSourceV1,
+  TrainingStepV1,
+  TrainOptionsV1,
+  TrainReportV1,
+} from './training/training-step-v1.ts';

@@ -1,4 +1,4 @@
-import { reciprocalRankFusion, WeftError } from '@weft/core';
+import { reciprocalRankFusion, WeftError } from '@weft/kit';
 import { TextSearchTraverser, VectorSearchTraverser } from '@weft/traverser-text';
 import type { StackEntry, StackStore } from './stack-registry.ts';
 

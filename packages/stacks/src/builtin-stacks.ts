@@ -1,22 +1,38 @@
+import type { RetrieverV1 } from '@weft/spec';
 import { baselineStacks } from './baseline-stacks.ts';
 import { defaultStack } from './default-stack.ts';
-import { hybgragKarStacks } from './hybgrag-kar-stacks.ts';
-import { llmStacks } from './llm-stacks.ts';
-import { mixragStacks } from './mixrag-stacks.ts';
-import { offlineStacks } from './offline-stacks.ts';
-import { StackRegistry, type StackCreateOptions, type StackStore } from './stack-registry.ts';
-import type { RetrieverV1 } from '@weft/spec';
-import type { StackEntry } from './stack-registry.ts';
+import { focusedOfflineStack, focusedStack } from './focused-stacks.ts';
+import { hybgragOfflineStack, hybgragStack } from './hybgrag-stacks.ts';
+import { karOfflineStack, karStack } from './kar-stacks.ts';
+import { mixragOfflineStack, mixragStack } from './mixrag-stacks.ts';
+import { morOfflineStack, morStack } from './mor-stacks.ts';
+import { pprStack } from './ppr-stack.ts';
+import {
+  type StackCreateOptions,
+  type StackEntry,
+  StackRegistry,
+  type StackStore,
+} from './stack-registry.ts';
 
-/** Weft's own stacks, in listing order: the baselines first, then the hybrid stacks. */
+/**
+ * Weft's own stacks, in listing order: the baselines, the default stack, the offline method stacks,
+ * then the LLM ones (each method's stacks live in one file: `mor-stacks.ts`, `focused-stacks.ts`, …).
+ */
 export function builtinStacks(): readonly StackEntry[] {
   return [
     ...baselineStacks,
     defaultStack,
-    ...offlineStacks,
-    ...hybgragKarStacks,
-    ...llmStacks,
-    ...mixragStacks,
+    morOfflineStack,
+    focusedOfflineStack,
+    hybgragOfflineStack,
+    hybgragStack,
+    karOfflineStack,
+    karStack,
+    morStack,
+    focusedStack,
+    mixragOfflineStack,
+    mixragStack,
+    pprStack,
   ];
 }
 

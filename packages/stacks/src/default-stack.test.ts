@@ -1,8 +1,8 @@
-import type { ArtifactEnvelope } from '@weft/core';
+import type { ArtifactEnvelope } from '@weft/kit';
 import { memoryArtifacts, toyContext, toyTrainingSet } from '@weft/core/test';
 import type { LexicalPlannerModel } from '@weft/planner-lexical';
 import { describe, expect, it } from 'vitest';
-import { defaultStack } from './default-stack.ts';
+import { defaultTraining } from './default-stack.ts';
 
 const sets = [
   toyTrainingSet(
@@ -33,8 +33,7 @@ interface MentionChoice {
 describe('default stack training', () => {
   it('keeps the mention model only when the stack does better with it on val, and says which', async () => {
     const artifacts = memoryArtifacts();
-    const store = { context: { ...toyContext(), artifacts } };
-    const report = await defaultStack.train!(store, { sets, artifacts });
+    const report = await defaultTraining.doTrain({ context: { ...toyContext(), artifacts }, sets });
     const tried = (report.details as { planner: { mentionModel: MentionChoice[] } }).planner.mentionModel;
     // Labelled queries teach the mention model, so both planners were tried, the simpler one first.
     expect(tried.map((t) => t.mentionModel)).toEqual([false, true]);
@@ -46,10 +45,9 @@ describe('default stack training', () => {
 
   it('tries no mention model when only synthesised queries teach it', async () => {
     const artifacts = memoryArtifacts();
-    const store = { context: { ...toyContext(), artifacts } };
-    const report = await defaultStack.train!(store, {
+    const report = await defaultTraining.doTrain({
+      context: { ...toyContext(), artifacts },
       sets: sets.map((set) => ({ ...set, synthesized: true })),
-      artifacts,
     });
     const tried = (report.details as { planner: { mentionModel: MentionChoice[] } }).planner.mentionModel;
     expect(tried).toEqual([{ mentionModel: false, val: expect.any(Number) }]);

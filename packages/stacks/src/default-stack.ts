@@ -1,4 +1,5 @@
-import { artifactEnvelope, artifactName, createRetriever, type StackDefinition } from '@weft/core';
+import { createRetriever, type StackDefinition } from '@weft/core';
+import { artifactName, type BalancedQuery, balancedQueries, collectExamples } from '@weft/kit';
 import {
   LexicalPlanner,
   type LexicalPlannerModel,
@@ -12,14 +13,19 @@ import {
   linearRerankerArtifact,
   trainLinearReranker,
 } from '@weft/reranker-linear';
-import type { RetrievalContext, SkbQuery } from '@weft/spec';
+import type { RetrievalContext, TrainingStepV1, TrainOptionsV1 } from '@weft/spec';
 import { FieldTraverser } from '@weft/traverser-fields';
-import { spread } from './spread.ts';
-import type { StackEntry, StackTrainOptions, TrainingSet } from './stack-registry.ts';
+import type { StackEntry } from './stack-registry.ts';
 
 const name = 'default';
-const plannerArtifact = artifactName(name, 'planner-lexical');
-const rerankerArtifact = artifactName(name, 'reranker-linear');
+/**
+ * The lexical planner the default stack's training fits: the graph-native stacks (HybGRAG, KAR,
+ * MixRAG, PPR) read the same one, by this reference, rather than fitting their own.
+ */
+export const lexicalPlannerRef = lexicalPlannerArtifact.ref(artifactName(name, 'planner-lexical'));
+const rerankerRef = linearRerankerArtifact.ref(artifactName(name, 'reranker-linear'));
+const plannerArtifact = lexicalPlannerRef.name;
+const rerankerArtifact = rerankerRef.name;
 
 /** Queries per set and split used in training: more cost time and teach the few weights little more. */
 const trainPerSet = 300;
@@ -43,13 +49,6 @@ function definition(
   };
 }
 
-/** Every set weighs as much as the largest one, so a small hand-written set is not drowned. */
-function weighted(sets: readonly TrainingSet[], split: 'train' | 'val', perSet: number) {
-  const chosen = sets.map((set) => spread(set[split], perSet));
-  const largest = Math.max(1, ...chosen.map((queries) => queries.length));
-  return chosen.flatMap((queries) => queries.map((query) => ({ query, weight: largest / queries.length })));
-}
-
 function withoutMentionModel(model: LexicalPlannerModel): LexicalPlannerModel {
   return { types: model.types, relations: model.relations };
 }
@@ -59,46 +58,38 @@ function chosenVal(report: TrainLinearRerankerReport): number {
   return report.chosen === 'fitted' ? Math.max(...report.tried.map((t) => t.val)) : report.untrained;
 }
 
-async function collect(
+/** The stack without its reranker, on each query: the candidates the reranker learns to order. */
+function collect(
   context: RetrievalContext,
   planner: LexicalPlanner,
-  queries: readonly { readonly query: SkbQuery; readonly weight: number }[],
+  queries: readonly BalancedQuery[],
   label: string,
-  options: StackTrainOptions,
+  options: TrainOptionsV1,
 ): Promise<LinearRerankExample[]> {
-  const retriever = createRetriever(definition(context, planner));
-  const out: LinearRerankExample[] = [];
-  for (const { query, weight } of queries) {
-    options.abortSignal?.throwIfAborted();
-    const { ranking, trace } = await retriever.doRetrieve({ query: query.query, limit: 300 });
-    if (trace.plan) out.push({ candidates: ranking, plan: trace.plan, answers: query.answers, weight });
-    options.onProgress?.(label, out.length, queries.length);
-  }
-  return out;
+  return collectExamples(
+    createRetriever(definition(context, planner)),
+    queries,
+    { ...options, limit: 300, label },
+    ({ ranking, trace }, { query, weight }) =>
+      trace.plan ? { candidates: ranking, plan: trace.plan, answers: query.answers, weight } : undefined,
+  );
 }
 
 /**
- * The default stack: relation-aware retrieval with no LLM call. The lexical planner links the
- * query's mentions (and, trained, predicts answer types and relations); the field traverser gathers
- * candidates from the node's own document, its relation-aware document, dense similarity and the
- * neighbourhood of the named nodes, with every score; the linear reranker weighs them per query.
- * Untrained, it already uses the relations; `weft train` fits the planner and the weights on the
- * KB's own queries (labelled or synthesised) and keeps fitted weights only when they win on val.
+ * The default stack's training: the lexical planner and the linear reranker, fitted together (the
+ * planner's mention model is kept only when the whole stack does better with it on val).
  */
-export const defaultStack: StackEntry = {
-  name,
-  description:
-    'relation-aware BM25 fields + dense + adjacency to named nodes, query-adaptive linear ranker; no LLM (trainable)',
-  create: (store) =>
-    definition(
-      store.context,
-      new LexicalPlanner({ artifact: plannerArtifact }),
-      new LinearReranker({ artifact: rerankerArtifact }),
-    ),
-  async train(store, options) {
-    const context: RetrievalContext = { ...store.context, artifacts: options.artifacts };
-    const train = weighted(options.sets, 'train', trainPerSet);
-    const val = weighted(options.sets, 'val', valPerSet);
+export const defaultTraining: TrainingStepV1 = {
+  specificationVersion: 'v1',
+  id: name,
+  description: 'lexical planner (answer types, relations, mentions) and linear reranker weights',
+  learnsFrom: ['labelled', 'synthesized'],
+  reads: [],
+  writes: [lexicalPlannerRef, rerankerRef],
+  async doTrain(options) {
+    const { context } = options;
+    const train = balancedQueries(options.sets, 'train', trainPerSet);
+    const val = balancedQueries(options.sets, 'val', valPerSet);
     // How people name a type or a relation cannot be synthesised: without labelled queries the
     // planner links mentions only, and the reranker leaves the planned type and relation alone.
     const labelled = options.sets.some((set) => !set.synthesized && set.train.length > 0);
@@ -137,14 +128,8 @@ export const defaultStack: StackEntry = {
       if (!chosen || score > chosen.val) chosen = { model, report, val: score };
     }
     const { model, report } = chosen!;
-    await options.artifacts.put(
-      plannerArtifact,
-      artifactEnvelope(lexicalPlannerArtifact.kind, lexicalPlannerArtifact.version, model),
-    );
-    await options.artifacts.put(
-      rerankerArtifact,
-      artifactEnvelope(linearRerankerArtifact.kind, linearRerankerArtifact.version, report.model),
-    );
+    await lexicalPlannerArtifact.save(context.artifacts, lexicalPlannerRef, model);
+    await linearRerankerArtifact.save(context.artifacts, rerankerRef, report.model);
     const best = Math.max(...report.tried.map((t) => t.val));
     const mentionNote =
       tried.length > 1
@@ -158,4 +143,25 @@ export const defaultStack: StackEntry = {
       },
     };
   },
+};
+
+/**
+ * The default stack: relation-aware retrieval with no LLM call. The lexical planner links the
+ * query's mentions (and, trained, predicts answer types and relations); the field traverser gathers
+ * candidates from the node's own document, its relation-aware document, dense similarity and the
+ * neighbourhood of the named nodes, with every score; the linear reranker weighs them per query.
+ * Untrained, it already uses the relations; `weft train` fits the planner and the weights on the
+ * KB's own queries (labelled or synthesised) and keeps fitted weights only when they win on val.
+ */
+export const defaultStack: StackEntry = {
+  name,
+  description:
+    'relation-aware BM25 fields + dense + adjacency to named nodes, query-adaptive linear ranker; no LLM (trainable)',
+  create: (store) =>
+    definition(
+      store.context,
+      new LexicalPlanner({ artifact: plannerArtifact }),
+      new LinearReranker({ artifact: rerankerArtifact }),
+    ),
+  training: [defaultTraining],
 };

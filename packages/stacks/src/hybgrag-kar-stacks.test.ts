@@ -14,8 +14,7 @@ import { createLanguageModel } from '@weft/llm';
 import { type RoutedPlan, routeOf } from '@weft/planner-hybgrag';
 import type { RetrievalTrace } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hybgragKarStacks } from './hybgrag-kar-stacks.ts';
-import { createStack, createStackRegistry, trainStacks } from './index.ts';
+import { createStack, createStackRegistry, hybgragStack, trainStacks } from './index.ts';
 
 const query = 'Nikon DSLR cameras for wildlife';
 
@@ -149,8 +148,10 @@ describe('the HybGRAG and KAR stacks', () => {
   });
 
   it('hybgrag enforces its budget: at most 14 calls whatever is asked, fewer when the caller says so', async () => {
-    const entry = hybgragKarStacks.find((e) => e.name === 'hybgrag')!;
-    const definition = (await entry.create({ context: toyContext() }, { llmBudget: 100 })) as StackDefinition;
+    const definition = (await hybgragStack.create(
+      { context: toyContext() },
+      { llmBudget: 100 },
+    )) as StackDefinition;
     expect(definition.llmBudget).toBe(14);
     const { ranking, trace } = await retrieve(
       await createStack(
@@ -218,9 +219,12 @@ describe('training hybgrag', () => {
     });
     expect([...artifacts.stored.keys()]).toContain('hybgrag.planner-hybgrag');
     expect([...artifacts.stored.keys()]).toContain('default.planner-lexical');
-    expect(result.stacks[0]!.summary).toMatch(
-      /^default stack fitted first .*; \d+ few-shot examples for the router/,
-    );
+    // The lexical planner it reads was missing, so the default stack's step was fitted first.
+    expect(result.steps.map((s) => [s.step, s.stacks])).toEqual([
+      ['default', []],
+      ['hybgrag', ['hybgrag']],
+    ]);
+    expect(result.steps[1]!.summary).toMatch(/^\d+ few-shot examples for the router/);
     const examples = (artifacts.stored.get('hybgrag.planner-hybgrag') as { value: { query: string }[] })
       .value;
     const model = mockModel(neverAccepting());

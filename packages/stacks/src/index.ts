@@ -1,15 +1,25 @@
 export { baselineStacks } from './baseline-stacks.ts';
 export { builtinStacks, createStack, createStackRegistry } from './builtin-stacks.ts';
-export { defaultStack } from './default-stack.ts';
-export { offlineStacks } from './offline-stacks.ts';
+export { defaultStack, defaultTraining, lexicalPlannerRef } from './default-stack.ts';
+export { focusedOfflineStack, focusedStack, focusedStacks } from './focused-stacks.ts';
+export { hybgragOfflineStack, hybgragStack, hybgragStacks } from './hybgrag-stacks.ts';
+export { karOfflineStack, karStack, karStacks } from './kar-stacks.ts';
+export { mixragOfflineStack, mixragStack, mixragStacks } from './mixrag-stacks.ts';
+export { morOfflineStack, morStack, morStacks } from './mor-stacks.ts';
+export { schemaPlannerRef, schemaPlannerTraining } from './planner-schema-training.ts';
+export { pprStack } from './ppr-stack.ts';
 export {
   type StackCreateOptions,
   type StackEntry,
   StackRegistry,
   type StackStore,
-  type StackTrainOptions,
-  type StackTrainReport,
+  stageTimeout,
   type TrainingSet,
 } from './stack-registry.ts';
-export { type TrainStacksOptions, type TrainStacksResult, trainStacks } from './train-stacks.ts';
+export {
+  type TrainedStep,
+  type TrainStacksOptions,
+  type TrainStacksResult,
+  trainStacks,
+} from './train-stacks.ts';
 export { loadTrainingSets, synthesizedSets, synthesizedTextSet } from './training-sets.ts';

@@ -9,8 +9,7 @@ import {
 } from '@weft/core/test';
 import type { RetrievalTrace } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { createStack, createStackRegistry, trainStacks } from './index.ts';
-import type { LlmStackCreateOptions } from './llm-stacks.ts';
+import { createStack, createStackRegistry, type StackCreateOptions, trainStacks } from './index.ts';
 
 const pathPlan = JSON.stringify({
   targetTypes: ['product'],
@@ -34,7 +33,7 @@ function stageModel() {
   });
 }
 
-const build = (name: string, options: LlmStackCreateOptions = {}, context = toyContext()) =>
+const build = (name: string, options: StackCreateOptions = {}, context = toyContext()) =>
   createStack(name, { context }, options);
 
 const calls = (trace: RetrievalTrace) =>
@@ -159,11 +158,13 @@ describe('training mor', () => {
     expect([...artifacts.stored.keys()].sort()).toEqual([
       'mor-offline.reranker-trajectory',
       'mor.planner-llm-paths',
-      'offline.planner-schema',
+      'planner-schema.model',
     ]);
-    const report = result.stacks[0]!;
+    // What mor reads was missing: the steps that write it were fitted first, once each.
+    expect(result.steps.map((s) => s.step)).toEqual(['planner-schema', 'mor-offline', 'mor']);
+    const report = result.steps[2]!;
     expect(report.summary).toMatch(
-      /^mor-offline fitted first .*unsure threshold \d\.\d{3} \(val: .* of 4 queries.*\); \d few-shot examples$/,
+      /^unsure threshold \d\.\d{3} \(val: .* of 4 queries.*\); \d few-shot examples$/,
     );
     const stored = (
       artifacts.stored.get('mor.planner-llm-paths') as {
@@ -186,10 +187,14 @@ for (const name of ['mor', 'focused']) {
   runRetrieverSuite({
     name: `${name} stack (mock model, always asked)`,
     create: (context) =>
-      createStack(name, { context }, {
-        languageModel: stageModel(),
-        llmWhen: 'always',
-      } as LlmStackCreateOptions),
+      createStack(
+        name,
+        { context },
+        {
+          languageModel: stageModel(),
+          llmWhen: 'always',
+        },
+      ),
   });
   runRetrieverSuite({
     name: `${name} stack (no model)`,

@@ -1,5 +1,5 @@
 import { runRetrieverSuite } from '@weft/conformance';
-import { FileArtifactStore, loadArtifact, retrieve } from '@weft/core';
+import { FileArtifactStore, retrieve } from '@weft/core';
 import { MockLanguageModelV4, textResult, toyContext } from '@weft/core/test';
 import { expertGateArtifact } from '@weft/traverser-mixrag';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,24 +29,21 @@ describe('the MixRAG and PPR stacks', () => {
       { id: 'c', query: 'lens with EF mount made by Canon', answers: ['p:ef'], split: 'val' as const },
       { id: 'd', query: 'Nikon entry level DSLR', answers: ['p:d3500'], split: 'val' as const },
     ];
-    const entry = createStackRegistry().get('mixrag-offline');
-    const report = await entry.train!(
-      { context },
-      {
-        sets: [
-          {
-            name: 'toy',
-            train: queries.filter((q) => q.split === 'train'),
-            val: queries.filter((q) => q.split === 'val'),
-          },
-        ],
-        artifacts,
-      },
-    );
+    const [step] = createStackRegistry().get('mixrag-offline').training!;
+    const report = await step!.doTrain({
+      context: { ...context, artifacts },
+      sets: [
+        {
+          name: 'toy',
+          train: queries.filter((q) => q.split === 'train'),
+          val: queries.filter((q) => q.split === 'val'),
+        },
+      ],
+    });
     expect(report.summary).toMatch(
       /^gate (fitted|uniform) .* toy: entity \d\.\d\d relation \d\.\d\d subgraph \d\.\d\d$/,
     );
-    const gate = await loadArtifact(artifacts, 'mixrag.gate', expertGateArtifact);
+    const gate = await expertGateArtifact.load(artifacts, 'mixrag.gate');
     expect(gate.status).toBe('loaded');
     const retriever = await createStack('mixrag-offline', { context: { ...context, artifacts } });
     const { ranking, trace } = await retrieve(retriever, { query: 'Nikon telephoto zoom lens', limit: 5 });

@@ -2,7 +2,13 @@ import { retrieve } from '@weft/core';
 import { memoryArtifacts, toyContext, toyTrainingSet } from '@weft/core/test';
 import type { RetrievalTrace } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { createStack, createStackRegistry, offlineStacks, trainStacks } from './index.ts';
+import {
+  createStack,
+  createStackRegistry,
+  focusedOfflineStack,
+  morOfflineStack,
+  trainStacks,
+} from './index.ts';
 
 const store = { context: toyContext() };
 const buildStack = (name: string, on: typeof store) => createStack(name, on);
@@ -60,18 +66,18 @@ const stageWarnings = (trace: RetrievalTrace) =>
 describe('offline stacks and their artifacts', () => {
   const sets = [toySet];
 
-  it('read what their training stored, under <stack>.<component> names, without a warning', async () => {
+  it('read what their training stored, under <owner>.<component> names, without a warning', async () => {
     const artifacts = memoryArtifacts();
     const trained = { context: { ...toyContext(), artifacts } };
     await trainStacks({
-      registry: createStackRegistry(offlineStacks),
+      registry: createStackRegistry([morOfflineStack, focusedOfflineStack]),
       store: trained,
       sets,
       artifacts,
     });
     expect([...artifacts.stored.keys()].sort()).toEqual([
       'mor-offline.reranker-trajectory',
-      'offline.planner-schema',
+      'planner-schema.model',
     ]);
     for (const name of ['mor-offline', 'focused-offline']) {
       const { trace } = await retrieve(await buildStack(name, trained), {
@@ -90,7 +96,7 @@ describe('offline stacks and their artifacts', () => {
     });
     const warnings = stageWarnings(trace);
     expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(/"offline.planner-schema" not found/);
+    expect(warnings[0]).toMatch(/"planner-schema.model" not found/);
     expect(warnings[1]).toMatch(/"mor-offline.reranker-trajectory" not found/);
   });
 });

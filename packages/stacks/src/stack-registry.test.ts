@@ -1,4 +1,5 @@
-import { reciprocalRankFusion, retrieve } from '@weft/core';
+import { retrieve } from '@weft/core';
+import { reciprocalRankFusion } from '@weft/kit';
 import { InMemoryTextIndex, toySkb } from '@weft/core/test';
 import type { RetrieverV1 } from '@weft/spec';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,8 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { createRetriever, type StackDefinition, WeftError } from '@weft/core';
-import type { ArtifactStore, RetrievalContext, RetrieverV1, SkbQuery } from '@weft/spec';
+import { createRetriever, type StackDefinition } from '@weft/core';
+import { WeftError } from '@weft/kit';
+import type { LlmWhen } from '@weft/llm';
+import type { RetrievalContext, RetrieverV1, TrainingSetV1, TrainingStepV1 } from '@weft/spec';
 
 /** What a stack needs of a store: the retrieval context (an `OpenedStore` of `@weft/store` is one). */
 export interface StackStore {
@@ -15,6 +17,8 @@ export interface StackCreateOptions {
   readonly llmBudget?: number;
   /** Longest wait for one model call, in milliseconds, for every LLM stage (default: each stage's 30 s). */
   readonly modelTimeoutMs?: number;
+  /** When LLM planners ask the model (`--llm-when`); each LLM stack has its own default. */
+  readonly llmWhen?: LlmWhen;
 }
 
 /** The stage option that carries `modelTimeoutMs`, when the caller set one. */
@@ -23,40 +27,12 @@ export function stageTimeout(options: StackCreateOptions): { readonly timeoutMs?
 }
 
 /** One query set's training material: fit on `train`, choose settings on `val`. */
-export interface TrainingSet {
-  readonly name: string;
-  readonly train: readonly SkbQuery[];
-  readonly val: readonly SkbQuery[];
-  /**
-   * Queries without a relational part: they teach when the text alone should decide, and are no
-   * material for learning relations.
-   */
-  readonly textOnly?: boolean;
-  /** Made by a synthesiser from the KB itself rather than written by people. */
-  readonly synthesized?: boolean;
-}
-
-export interface StackTrainOptions {
-  readonly sets: readonly TrainingSet[];
-  /** Where fitted parts go; at query time the same names are read back through `context.artifacts`. */
-  readonly artifacts: ArtifactStore;
-  /** One line for people. */
-  readonly log?: (line: string) => void;
-  readonly onProgress?: (label: string, done: number, total?: number) => void;
-  readonly abortSignal?: AbortSignal;
-}
-
-export interface StackTrainReport {
-  /** One line: what was fitted and how well it did on val. */
-  readonly summary: string;
-  /** JSON-safe figures for `weft train --json`. */
-  readonly details?: Readonly<Record<string, unknown>>;
-}
+export type TrainingSet = TrainingSetV1;
 
 /**
  * A named retrieval stack. `create` returns the stages (wrapped with `createRetriever`) or a
- * finished retriever; `train`, when present, fits the stack's learned parts and writes them into
- * `options.artifacts` under names of the form `<stack>.<component>` (`artifactName`).
+ * finished retriever; `training` lists the steps that fit what it reads from the store's artifacts
+ * (`TrainingStepV1`): `trainStacks` fits each step once, after the steps whose artifacts it reads.
  */
 export interface StackEntry {
   readonly name: string;
@@ -66,7 +42,11 @@ export interface StackEntry {
     store: StackStore,
     options: StackCreateOptions,
   ): StackDefinition | RetrieverV1 | Promise<StackDefinition | RetrieverV1>;
-  train?(store: StackStore, options: StackTrainOptions): Promise<StackTrainReport>;
+  /**
+   * The training steps whose artifacts the stack reads, its own and shared ones (the same step
+   * object, or one with the same id, in several stacks is fitted once per run).
+   */
+  readonly training?: readonly TrainingStepV1[];
 }
 
 const validName = /^[a-z0-9][a-z0-9-]*$/;

@@ -1,4 +1,4 @@
-import { stableHash, WeftError } from '@weft/core';
+import { stableHash, WeftError } from '@weft/kit';
 import { listQuerySets, readQuerySet, type SynthesizeQueriesOptions, synthesizeQueries } from '@weft/eval';
 import { openBundle, synthesizeTextQueries } from '@weft/skb';
 import type { StackStore, TrainingSet } from './stack-registry.ts';

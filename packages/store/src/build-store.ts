@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { formatSkbIssue, openBundle, type ValidationReport, validateBundle } from '@weft/skb';
 import type { GraphBackendV1, GraphBuildResult } from '@weft/spec';
 import { defaultGraphBackend, parseGraphBackend, resolveGraphBackend } from './graph-backends.ts';

@@ -1,4 +1,4 @@
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { GraphBackendV1 } from '@weft/spec';
 
 /** A `--graph` value taken apart: the backend id and what follows it. */

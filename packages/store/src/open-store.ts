@@ -1,4 +1,5 @@
-import { FileArtifactStore, WeftError } from '@weft/core';
+import { FileArtifactStore } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import type { GraphBackendV1, RetrievalContext, TextIndexV1 } from '@weft/spec';
 import { resolveGraphBackend } from './graph-backends.ts';
 import { artifactsDirectory } from './replace-artifacts.ts';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { wordnetBundle } from '@internal/test-data';
-import { searchText, searchVector } from '@weft/core';
+import { searchText, searchVector } from '@weft/kit';
 import type { SkbNode, SkbSchema } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndexes, openIndexes } from './store-indexes.ts';

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { searchText, searchVector } from '@weft/core';
+import { searchText, searchVector } from '@weft/kit';
 import { toySkb } from '@weft/core/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndexes, openIndexes } from './store-indexes.ts';

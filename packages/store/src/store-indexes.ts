@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import { assertEmbedderMatches, embedderId, WeftError } from '@weft/core';
+import { assertEmbedderMatches, embedderId, WeftError } from '@weft/kit';
 import {
   createEmbeddingModel,
   EmbeddingWorkers,

@@ -1,5 +1,5 @@
 import { runTraverserSuite } from '@weft/conformance';
-import { emptyPlan, searchText } from '@weft/core';
+import { emptyPlan, searchText } from '@weft/kit';
 import { toyContext, toySkb } from '@weft/core/test';
 import { type ActionChoice, writeBankAction } from '@weft/ego-graph';
 import type { Plan } from '@weft/spec';

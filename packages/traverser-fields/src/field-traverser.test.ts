@@ -1,4 +1,4 @@
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { MockGraphStore, toyContext, toySkb } from '@weft/core/test';
 import type { Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +56,27 @@ describe('FieldTraverser', () => {
     }
     // The anchor's neighbours lead the untrained order: the query's own words match little.
     expect(products).toContain(candidates[0]!.id);
+  });
+
+  it("expands only the mentions near the question's surest one (a common word's namesakes add noise)", async () => {
+    const query = 'something from Nikon, a camera';
+    const canon = {
+      mention: 'camera',
+      confidence: 0.5,
+      candidates: [{ id: 'b:canon', type: 'brand', score: 1 }],
+    };
+    const linked = async (options: { relativeSpecificity?: number }) =>
+      (
+        await new FieldTraverser(options).doTraverse({
+          query,
+          plan: plan(query, [nikon, canon]),
+          limit: 20,
+          context,
+        })
+      ).find((c) => c.id === 'p:eos')?.scores.anchorLink ?? 0;
+    // 0.5 < 0.8 × 0.9: the weak mention's neighbour Canon EOS is not adjacent to anything expanded.
+    expect(await linked({})).toBe(0);
+    expect(await linked({ relativeSpecificity: 0 })).toBeCloseTo(0.5);
   });
 
   it('sees adjacency from the candidate side when the named node is expanded only in part (a hub)', async () => {

@@ -1,4 +1,4 @@
-import { narrowingTypes, searchText, searchVector, textFields } from '@weft/core';
+import { narrowingTypes, searchText, searchVector, textFields } from '@weft/kit';
 import type {
   Candidate,
   EdgeDirection,
@@ -19,6 +19,12 @@ export interface FieldTraverserOptions {
   readonly searchK?: number;
   /** Mentions below this specificity start no expansion (default 0.2). */
   readonly minSpecificity?: number;
+  /**
+   * Mentions below this share of the surest mention's specificity start no expansion (default 0.8):
+   * a question that links many words (WordNet's link 7 a question, most of them common words) is
+   * about its surest ones, and adjacency to a common word's namesake only adds noise.
+   */
+  readonly relativeSpecificity?: number;
   /** Nodes per mention expanded (default 5): a name shared by many nodes is not expanded for all. */
   readonly nodesPerMention?: number;
   /** Neighbours taken per expanded node (default 300): hubs are reached from the candidate side too. */
@@ -53,6 +59,17 @@ interface Adjacency {
   readonly weight: number;
 }
 
+/** An anchor that holds a node among its candidates. */
+interface Owner {
+  /** Index into `plan.anchors`. */
+  readonly anchor: number;
+  /** The anchor's confidence × the node's candidate score. */
+  readonly weight: number;
+  readonly type: string;
+  /** False for a node the anchor only describes. */
+  readonly named: boolean;
+}
+
 interface Pool {
   /** Candidate ids in the order they joined; `members` holds the same ids for look-ups. */
   readonly ids: string[];
@@ -85,7 +102,7 @@ const opposite = (direction: EdgeDirection): EdgeDirection => (direction === 'in
  * for it (a name's namesakes do not confirm each other). A node an anchor only describes
  * (`named: false`) may still be next to that anchor's named node (Tyrogue → Hitmontop, its evolution).
  */
-const namesakes = (owners: readonly { anchor: number; named: boolean }[] | undefined): Set<number> =>
+const namesakes = (owners: readonly Owner[] | undefined): Set<number> =>
   new Set((owners ?? []).filter((o) => o.named).map((o) => o.anchor));
 
 /**
@@ -184,18 +201,20 @@ export class FieldTraverser implements TraverserV1 {
   }
 
   /**
-   * The neighbours of the nodes the query names (up to `neighborsPerNode` per node, of any edge
-   * type): how each touches them, and each neighbour's type.
+   * The nodes whose neighbours become candidates, with the anchors that hold them: the first
+   * `nodesPerMention` candidates of each mention specific enough on its own (`minSpecificity`) and
+   * beside the question's surest mention (`relativeSpecificity`).
    */
-  private async anchorNeighbours(
-    plan: Plan,
-    context: RetrievalContext,
-  ): Promise<{ links: Map<string, Adjacency[]>; types: Map<string, string> }> {
-    const minSpecificity = this.options.minSpecificity ?? 0.2;
+  private expanded(plan: Plan): Map<string, Owner[]> {
+    const surest = Math.max(0, ...plan.anchors.map((a) => a.confidence));
+    const floor = Math.max(
+      this.options.minSpecificity ?? 0.2,
+      surest * (this.options.relativeSpecificity ?? 0.8),
+    );
     const perMention = this.options.nodesPerMention ?? 5;
-    const owners = new Map<string, { anchor: number; weight: number; type: string; named: boolean }[]>();
+    const owners = new Map<string, Owner[]>();
     plan.anchors.forEach((anchor, index) => {
-      if (anchor.confidence < minSpecificity) return;
+      if (anchor.confidence < floor) return;
       for (const node of anchor.candidates.slice(0, perMention)) {
         const list = owners.get(node.id) ?? owners.set(node.id, []).get(node.id)!;
         list.push({
@@ -206,6 +225,18 @@ export class FieldTraverser implements TraverserV1 {
         });
       }
     });
+    return owners;
+  }
+
+  /**
+   * The neighbours of the nodes the query names (up to `neighborsPerNode` per node, of any edge
+   * type): how each touches them, and each neighbour's type.
+   */
+  private async anchorNeighbours(
+    plan: Plan,
+    context: RetrievalContext,
+  ): Promise<{ links: Map<string, Adjacency[]>; types: Map<string, string> }> {
+    const owners = this.expanded(plan);
     const out = new Map<string, Adjacency[]>();
     const types = new Map<string, string>();
     if (owners.size === 0) return { links: out, types };
@@ -311,21 +342,7 @@ export class FieldTraverser implements TraverserV1 {
    * node is a hub whose own neighbour list was cut at `neighborsPerNode`.
    */
   private async candidateSideAdjacency(plan: Plan, pool: Pool, context: RetrievalContext): Promise<void> {
-    const minSpecificity = this.options.minSpecificity ?? 0.2;
-    const perMention = this.options.nodesPerMention ?? 5;
-    const named = new Map<string, { anchor: number; weight: number; type: string; named: boolean }[]>();
-    plan.anchors.forEach((anchor, index) => {
-      if (anchor.confidence < minSpecificity) return;
-      for (const node of anchor.candidates.slice(0, perMention)) {
-        const list = named.get(node.id) ?? named.set(node.id, []).get(node.id)!;
-        list.push({
-          anchor: index,
-          weight: anchor.confidence * node.score,
-          type: node.type,
-          named: node.named !== false,
-        });
-      }
-    });
+    const named = this.expanded(plan);
     const seeds = pool.ids.filter((id) => !pool.adjacency.has(id));
     if (named.size === 0 || seeds.length === 0) return;
     const neighbours = await context.graph.doNeighbors({

@@ -30,6 +30,22 @@ describe('FocusedTraverser', () => {
     expect(candidates.slice(0, 3).every((c) => c.scores.grounded === 1)).toBe(true);
   });
 
+  it("weighs grounded answers by the plan's confidence when asked (an unsure offline plan)", async () => {
+    // The words match a Canon body best; the plan grounds Nikon's products, the lens matching none.
+    const query = 'Canon EOS camera body';
+    const plan: Plan = { ...toyNikonPlan(), confidence: 0.1 };
+    const scores = async (traverser: FocusedTraverser) => {
+      const candidates = await traverser.doTraverse({ query, plan, limit: 10, context });
+      const of = (grounded: number) => candidates.filter((c) => c.scores.grounded === grounded);
+      return { worstGrounded: Math.min(...of(1).map((c) => c.score)), bestFill: of(0)[0]!.score };
+    };
+    // The published merge puts every grounded answer first, however unsure the plan.
+    const published = await scores(new FocusedTraverser());
+    expect(published.worstGrounded).toBeGreaterThan(published.bestFill);
+    const scaled = await scores(new FocusedTraverser({ alphaByConfidence: true }));
+    expect(scaled.worstGrounded).toBeLessThan(scaled.bestFill);
+  });
+
   it('intersects two anchors and relaxes when the conjunction is empty', async () => {
     const base = toyNikonPlan();
     const plan: Plan = {

@@ -1,3 +1,5 @@
+import { defineArtifact } from '@weft/kit';
+
 /** The experts a mixture weighs, in the order of every weight vector. */
 export const expertNames = ['entity', 'relation', 'subgraph'] as const;
 export type ExpertName = (typeof expertNames)[number];
@@ -30,8 +32,11 @@ export interface ExpertGateModel {
   readonly rankConstant?: number;
 }
 
-/** The artifact kind and format version `trainMixtureGate` writes and `MixtureTraverser` reads. */
-export const expertGateArtifact = { kind: 'traverser-mixrag-gate', version: 1 } as const;
+/** How the gate `trainMixtureGate` fits is stored, and `MixtureTraverser` reads it. */
+export const expertGateArtifact = defineArtifact<ExpertGateModel>({
+  kind: 'traverser-mixrag-gate',
+  version: 1,
+});
 
 /** A gate that weighs every expert equally whatever the query (what training keeps when fitting does not help). */
 export function uniformGate(rankConstant?: number): ExpertGateModel {

@@ -1,4 +1,4 @@
-import { ArtifactCache, narrowingTypes, searchText } from '@weft/core';
+import { ArtifactCache, narrowingTypes, searchText } from '@weft/kit';
 import { embedMany } from 'ai';
 import { contentWords } from '@weft/grounding';
 import type {
@@ -92,7 +92,7 @@ export class MixtureTraverser implements TraverserV1 {
   readonly name: string;
   private readonly options: MixtureTraverserOptions;
   /** Loaded once per artifact store: one traverser serves several stores. */
-  private readonly gates = new ArtifactCache<ExpertGateModel>(expertGateArtifact);
+  private readonly gates = new ArtifactCache(expertGateArtifact);
 
   constructor(options: MixtureTraverserOptions = {}) {
     this.name = options.name ?? 'mixrag';

@@ -1,4 +1,4 @@
-import { narrowingTypes, searchText, searchVector, toWeftError } from '@weft/core';
+import { narrowingTypes, searchText, searchVector, toWeftError } from '@weft/kit';
 import type { IndexHit, RetrievalContext } from '@weft/spec';
 import { signalOf } from './signal-of.ts';
 

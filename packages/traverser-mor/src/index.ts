@@ -1,1 +1,1 @@
-export { MixedTraverser, type MixedTraverserOptions } from './mixed-traverser.ts';
+export { MorTraverser, type MorTraverserOptions } from './mor-traverser.ts';

@@ -1,4 +1,4 @@
-import { searchText } from '@weft/core';
+import { searchText } from '@weft/kit';
 import type { Plan, RetrievalContext } from '@weft/spec';
 import type { GlobalSearches } from './global-searches.ts';
 import { signalOf } from './signal-of.ts';

@@ -1,5 +1,5 @@
 import { runTraverserSuite, toyNikonPlan } from '@weft/conformance';
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { toyContext } from '@weft/core/test';
 import type { Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { narrowingTypes } from '@weft/core';
+import { narrowingTypes } from '@weft/kit';
 import type { Candidate, IndexHit, Plan, RetrievalContext, SkbSchema } from '@weft/spec';
 
 /**

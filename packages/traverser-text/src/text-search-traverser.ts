@@ -1,4 +1,4 @@
-import { searchText } from '@weft/core';
+import { searchText } from '@weft/kit';
 import type { Candidate, TraverseOptions, TraverserV1 } from '@weft/spec';
 import { hitCandidates, searchTypes } from './target-types.ts';
 

@@ -1,5 +1,5 @@
 import { runTraverserSuite } from '@weft/conformance';
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import {
   InMemoryGraphStore,
   MockEmbeddingModelV4,

@@ -1,5 +1,5 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import { searchVector, WeftError } from '@weft/core';
+import { searchVector, WeftError } from '@weft/kit';
 import type { Candidate, TraverseOptions, TraverserV1, VectorIndexV1 } from '@weft/spec';
 import { hitCandidates, searchTypes } from './target-types.ts';
 

@@ -2,7 +2,9 @@
 // dist/ and publint), packs each with pnpm (which rewrites workspace: and catalog: ranges), checks
 // the tarballs, installs them with plain npm into a scratch project in the temp folder (no
 // workspace links, no @weft/source condition), imports every entry point, compiles an example there
-// with tsc against the published types and runs it as JavaScript on a toy bundle it writes.
+// with tsc against the published types and runs it as JavaScript on a toy bundle it writes; then a
+// stage contributed from outside (examples/src/contributed-stage.ts) is compiled there too and
+// trained by trainStacks beside the built-in stacks, from the published packages alone.
 //
 //   node tooling/pack-check/src/pack-check.ts [--keep] [--skip <package>]...
 //
@@ -22,6 +24,8 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 /** The example run in the scratch project, and the program that writes its bundle. */
 const exampleFile = 'examples/src/open-store-and-query.ts';
 const toyBundleFile = 'examples/src/toy-bundle.ts';
+/** A stage contributed from outside: compiled against the published types and trained by trainStacks. */
+const contributedStageFile = 'examples/src/contributed-stage.ts';
 const exampleQuery = 'telephoto zoom lens for birds';
 const exampleAnswer = /^1\. p:nikkor /m;
 
@@ -262,8 +266,8 @@ async function main(): Promise<void> {
     );
     await run(process.execPath, ['import-all.mjs'], { cwd: project, env });
 
-    log(`tsc: ${exampleFile} and ${toyBundleFile} against the published types`);
-    for (const file of [exampleFile, toyBundleFile])
+    log(`tsc: ${exampleFile}, ${toyBundleFile} and ${contributedStageFile} against the published types`);
+    for (const file of [exampleFile, toyBundleFile, contributedStageFile])
       await copyFile(path.join(root, file), path.join(project, 'src', path.basename(file)));
     await writeFile(
       path.join(project, 'tsconfig.json'),
@@ -315,6 +319,35 @@ async function main(): Promise<void> {
       throw new PackCheckError(
         `the example ran but printed no ranking with p:nikkor first and an explanation:\n${output}`,
       );
+    log('training the contributed stage with trainStacks, from the published packages');
+    await writeFile(
+      path.join(project, 'train-contributed.mjs'),
+      [
+        "import { createStackRegistry, loadTrainingSets, trainStacks } from '@weft/stacks';",
+        "import { openStore, replaceArtifacts } from '@weft/store';",
+        "import { typePriorStack } from './dist/contributed-stage.js';",
+        'const [bundle, directory] = process.argv.slice(2);',
+        'const registry = createStackRegistry().register(typePriorStack);',
+        'const sets = await loadTrainingSets(bundle);',
+        'const store = await openStore(directory);',
+        'try {',
+        '  const trained = await replaceArtifacts(directory, (artifacts) =>',
+        '    trainStacks({ registry, store, sets, artifacts, stacks: [typePriorStack.name] }),',
+        '  );',
+        "  for (const step of trained.steps) console.log(step.step + ': ' + step.summary);",
+        '} finally {',
+        '  await store.close();',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const trainedOutput = await run(
+      process.execPath,
+      ['train-contributed.mjs', bundle, path.join(scratch, 'store')],
+      { cwd: project, env },
+    );
+    if (!/^bm25-type-prior: answer rate by type/m.test(trainedOutput))
+      throw new PackCheckError(`the contributed stage did not train:\n${trainedOutput}`);
     log(`done in ${elapsed()}`);
     console.log(
       `pack-check: ${packed.length} packages packed, example ran in ${exampleSeconds.toFixed(1)} s`,

@@ -4,7 +4,7 @@
 // weights in the raw feature scale, ready for grounding-weights.ts.
 //   ./dev node --conditions=@weft/source tooling/results/src/fit-grounding-weights.ts rows-a.jsonl rows-b.jsonl …
 import { readFileSync } from 'node:fs';
-import { fitLogistic } from '@weft/core';
+import { fitLogistic } from '@weft/kit';
 import { groundingFeatures } from '@weft/grounding';
 
 const features = groundingFeatures.filter((f) => f !== 'bias');

@@ -1,7 +1,7 @@
 /**
  * Writes docs/results.md: every stack on every query set of both development KBs — WordNet 3.0 with
  * the team's judged sets (../shared, skipped with a note when missing) and Pokémon (built from the
- * @pkmn/dex npm package, hand-judged sets in tooling/kb-pokemon) — val and test, each table from
+ * @pkmn/dex npm package, hand-judged sets in packages/kb-pokemon) — val and test, each table from
  * `weft eval` with bm25 and bm25-rel in the same run (paired 95% bootstrap CIs against both), under
  * three training regimes: untrained, trained from the store alone (`weft train --db`), and trained on
  * the bundle's labelled queries (`weft train <bundle>`).
@@ -22,7 +22,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildPokemonBundle } from '@internal/kb-pokemon';
+import { buildPokemonBundle } from '@weft/kb-pokemon';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const { values } = parseArgs({
@@ -270,7 +270,7 @@ for (const kb of kbs) {
   if (!existsSync(path.join(db, 'store.json'))) run(['ingest', bundle, '--db', db]);
   const sets = await querySets(bundle);
   sections.push(
-    `## ${kb.name}\n\nBundle \`${kb.name === 'wordnet' ? '../shared/datasets/wordnet' : 'tooling/kb-pokemon (built from @pkmn/dex)'}\`; store built by \`weft ingest\`.\n`,
+    `## ${kb.name}\n\nBundle \`${kb.name === 'wordnet' ? '../shared/datasets/wordnet' : 'packages/kb-pokemon (built from @pkmn/dex)'}\`; store built by \`weft ingest\`.\n`,
   );
   for (const [r, regime] of regimes.entries()) {
     await rm(path.join(db, 'artifacts'), { recursive: true, force: true });

@@ -24,17 +24,26 @@ describe('weft train', () => {
         name: 'sets-seen-test',
         description: 'remembers the sets it was given',
         create: (store) => ({ name: 'sets-seen-test', context: store.context, traversers: [] }),
-        async train(_store, options) {
-          seen.push(
-            options.sets.map((s) => ({
-              name: s.name,
-              textOnly: s.textOnly === true,
-              train: s.train.length,
-              val: s.val.length,
-            })),
-          );
-          return { summary: 'ok' };
-        },
+        training: [
+          {
+            specificationVersion: 'v1',
+            id: 'sets-seen-test',
+            learnsFrom: ['labelled', 'synthesized'],
+            reads: [],
+            writes: [],
+            async doTrain(options) {
+              seen.push(
+                options.sets.map((s) => ({
+                  name: s.name,
+                  textOnly: s.textOnly === true,
+                  train: s.train.length,
+                  val: s.val.length,
+                })),
+              );
+              return { summary: 'ok' };
+            },
+          },
+        ],
       },
     ]);
     const command = createTrainCommand({ openStore: toyOpener().open, registry });
@@ -68,10 +77,19 @@ describe('weft train', () => {
         name: 'store-only-test',
         description: 'remembers the sets it was given',
         create: (store) => ({ name: 'store-only-test', context: store.context, traversers: [] }),
-        async train(_store, options) {
-          seen.push(options.sets.map((s) => `${s.name}:${s.synthesized === true}:${s.train.length > 0}`));
-          return { summary: 'ok' };
-        },
+        training: [
+          {
+            specificationVersion: 'v1',
+            id: 'toy',
+            learnsFrom: ['labelled', 'synthesized'],
+            reads: [],
+            writes: [],
+            async doTrain(options) {
+              seen.push(options.sets.map((s) => `${s.name}:${s.synthesized === true}:${s.train.length > 0}`));
+              return { summary: 'ok' };
+            },
+          },
+        ],
       },
     ]);
     const command = createTrainCommand({ openStore: toyOpener().open, registry });
@@ -88,7 +106,7 @@ describe('weft train', () => {
     const registry = new StackRegistry(
       createStackRegistry()
         .list()
-        .filter((e) => !e.train),
+        .filter((e) => !e.training?.length),
     );
     const c = captureIo();
     expect(
@@ -107,16 +125,25 @@ describe('weft train', () => {
         name: 'trainable-test',
         description: 'remembers how often it was trained',
         create: (store) => ({ name: 'trainable-test', context: store.context, traversers: [] }),
-        async train(_store, options) {
-          run++;
-          seen.push({
-            train: options.sets[0]!.train.map((q) => q.id),
-            val: options.sets[0]!.val.map((q) => q.id),
-          });
-          await options.artifacts.put(`run-${run}`, { run });
-          await options.artifacts.put('weights', { run });
-          return { summary: `fitted run ${run}`, details: { run } };
-        },
+        training: [
+          {
+            specificationVersion: 'v1',
+            id: 'trainable-test',
+            learnsFrom: ['labelled', 'synthesized'],
+            reads: [],
+            writes: [],
+            async doTrain(options) {
+              run++;
+              seen.push({
+                train: options.sets[0]!.train.map((q) => q.id),
+                val: options.sets[0]!.val.map((q) => q.id),
+              });
+              await options.context.artifacts.put(`run-${run}`, { run });
+              await options.context.artifacts.put('weights', { run });
+              return { summary: `fitted run ${run}`, details: { run } };
+            },
+          },
+        ],
       },
     ]);
     // Only this test's stack: the built-in stacks are trained in their own tests.
@@ -139,9 +166,10 @@ describe('weft train', () => {
       ),
     ).toBe(0);
     const report = JSON.parse(second.out());
-    expect(report.stacks).toHaveLength(1);
-    expect(report.stacks[0]).toEqual({
-      stack: 'trainable-test',
+    expect(report.steps).toHaveLength(1);
+    expect(report.steps[0]).toEqual({
+      step: 'trainable-test',
+      stacks: ['trainable-test'],
       summary: 'fitted run 2',
       details: { run: 2 },
     });

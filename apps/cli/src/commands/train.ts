@@ -30,7 +30,7 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
   const trainable = () =>
     deps.registry
       .list()
-      .filter((e) => e.train)
+      .filter((e) => e.training?.length)
       .map((e) => e.name);
   return {
     name: 'train',
@@ -48,7 +48,7 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
       `--synth N         relational queries synthesised from the store (default ${defaultSynth} without a bundle, 0 with one)`,
       `--text-queries N  text-only queries synthesised from the store (default ${defaultTextQueries}); 0 = none`,
       '--seed S          seed of the synthesis (default 1)',
-      '--json            one JSON object: the sets used and each stack’s report',
+      '--json            one JSON object: the sets used and each training step’s report',
       '',
       `Trainable stacks: ${trainable().join(', ') || 'none'}`,
     ],
@@ -93,7 +93,7 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
         list.map((s) => `${s.name} (${s.train} train, ${s.val} val)`).join(', ');
       if (trainable().length === 0) {
         const counts = labelled.map((s) => ({ name: s.name, train: s.train.length, val: s.val.length }));
-        if (json) io.stdout.write(`${JSON.stringify({ sets: counts, stacks: [] })}\n`);
+        if (json) io.stdout.write(`${JSON.stringify({ sets: counts, steps: [] })}\n`);
         else
           io.stdout.write(
             `No stack has learned parts; nothing to train (sets: ${used(counts) || 'none'}).\n`,
@@ -128,11 +128,10 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
               sets,
               artifacts,
               ...(stacks.length ? { stacks } : {}),
-              log: (stack, line) => io.stderr.write(`[${stack}] ${line}\n`),
-              onProgress: (stack, _label, done) => {
-                const bar =
-                  progress.get(stack) ?? new Progress({ stream: io.stderr, label: `train ${stack}` });
-                progress.set(stack, bar);
+              log: (step, line) => io.stderr.write(`[${step}] ${line}\n`),
+              onProgress: (step, _label, done) => {
+                const bar = progress.get(step) ?? new Progress({ stream: io.stderr, label: `train ${step}` });
+                progress.set(step, bar);
                 bar.update(done);
               },
             }),
@@ -149,7 +148,7 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
           return 0;
         }
         io.stdout.write(
-          `${[`Trained on ${used(report.sets)}:`, ...report.stacks.map((s) => `  ${s.stack}: ${s.summary}`), `Stored in ${report.artifacts}`].join('\n')}\n`,
+          `${[`Trained on ${used(report.sets)}:`, ...report.steps.map((s) => `  ${s.step}: ${s.summary}`), `Stored in ${report.artifacts}`].join('\n')}\n`,
         );
         return 0;
       } finally {
@@ -160,4 +159,3 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
 }
 
 export const trainCommand = createTrainCommand();
-

@@ -1,6 +1,6 @@
 import type { LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { ModelCallTrace } from '@weft/spec';
-import { WeftError } from '../errors/weft-error.ts';
+import { WeftError } from '@weft/kit';
 
 /** What a meter has counted so far. */
 export interface LlmUsage {

@@ -2,7 +2,7 @@ import type { Candidate, PlannerV1, RerankerV1, RetrievalContext } from '@weft/s
 import { embed, generateText, simulateReadableStream, streamText, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createRetriever } from '../pipeline/create-retriever.ts';
-import { emptyPlan } from '../pipeline/empty-plan.ts';
+import { emptyPlan } from '@weft/kit';
 import {
   hashedEmbeddingModel,
   InMemoryGraphStore,

@@ -13,7 +13,7 @@ import {
   toySkb,
 } from '../test/index.ts';
 import { createRetriever, retrieve } from './create-retriever.ts';
-import { emptyPlan } from './empty-plan.ts';
+import { emptyPlan } from '@weft/kit';
 
 const skb = toySkb();
 const baseContext = (extra: Partial<RetrievalContext> = {}): RetrievalContext => ({

@@ -14,13 +14,11 @@ import type {
   StageTrace,
   TraverserV1,
 } from '@weft/spec';
-import { toWeftError, WeftError } from '../errors/weft-error.ts';
-import { type Fusion, reciprocalRankFusion } from '../fusion/fusion.ts';
+import { emptyPlan, type Fusion, reciprocalRankFusion, toWeftError, WeftError } from '@weft/kit';
 import { LlmMeter } from '../llm/llm-meter.ts';
 import { meterEmbeddingModel } from '../llm/meter-embedding-model.ts';
 import { withMeters } from '../llm/meter-scope.ts';
 import { meterLanguageModel } from '../llm/metering-middleware.ts';
-import { emptyPlan } from './empty-plan.ts';
 import { summarizeCandidates, summarizePlan } from './summaries.ts';
 
 export interface StackDefinition {

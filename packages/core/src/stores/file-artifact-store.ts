@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArtifactStore } from '@weft/spec';
-import { WeftError } from '../errors/weft-error.ts';
+import { WeftError } from '@weft/kit';
 
 const validName = /^[a-z0-9][a-z0-9._-]*$/i;
 

@@ -1,6 +1,8 @@
+// The kit's search helpers, tested here beside the mock indexes of @weft/core/test (the kit cannot
+// depend on core, which depends on it).
 import { describe, expect, it } from 'vitest';
 import { MockEmbeddingModelV4, MockTextIndex, MockVectorIndex } from '../test/index.ts';
-import { narrowingTypes, searchText, searchVector } from './search.ts';
+import { narrowingTypes, searchText, searchVector } from '@weft/kit';
 
 describe('searchText', () => {
   it('splits query batches by maxQueriesPerCall and keeps order', async () => {

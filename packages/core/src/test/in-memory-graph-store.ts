@@ -12,9 +12,7 @@ import type {
   SkbNode,
   SkbSchema,
 } from '@weft/spec';
-import { WeftError } from '../errors/weft-error.ts';
-import { stableSample } from '../learn/stable-sample.ts';
-import { trigramSimilarity } from '../text/trigram-similarity.ts';
+import { stableSample, trigramSimilarity, WeftError } from '@weft/kit';
 
 export interface InMemorySkb {
   readonly schema: SkbSchema;

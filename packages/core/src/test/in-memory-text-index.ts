@@ -7,7 +7,7 @@ import type {
   TextIndexV2,
   TextSearchOptionsV2,
 } from '@weft/spec';
-import { WeftError } from '../errors/weft-error.ts';
+import { WeftError } from '@weft/kit';
 
 /** Lower-cased runs of letters and digits, in any script. */
 export function tokenize(text: string): string[] {

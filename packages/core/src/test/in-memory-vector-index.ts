@@ -1,5 +1,5 @@
 import type { IndexHit, VectorIndexV1, VectorSearchOptions } from '@weft/spec';
-import { WeftError } from '../errors/weft-error.ts';
+import { WeftError } from '@weft/kit';
 
 export interface VectorRecord {
   readonly id: string;

@@ -1,5 +1,5 @@
 import type { Candidate, TraverseOptions, TraverserV1, Trajectory, TrajectoryHop } from '@weft/spec';
-import { searchText } from '../stores/search.ts';
+import { searchText } from '@weft/kit';
 
 /**
  * The reference traverser: follows every plan path from every linked anchor node, one hop at a time,

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { toWeftError, WeftError } from '@weft/core';
+import { toWeftError, WeftError } from '@weft/kit';
 import type { SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
 import { CsvFileWriter } from '../csv-file-writer.ts';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from './engine.ts';

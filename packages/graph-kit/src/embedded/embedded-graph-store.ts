@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { toWeftError, WeftError } from '@weft/core';
+import { assertReadOnlyCypher, toWeftError, WeftError } from '@weft/kit';
 import type {
   CypherParam,
   CypherResult,
@@ -19,7 +19,6 @@ import type {
 import { CsrAdjacency } from '../csr-adjacency.ts';
 import { NameIndex } from '../name-index.ts';
 import { NodeCache } from '../node-cache.ts';
-import { assertReadOnlyCypher } from '../read-only-cypher.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import type { EmbeddedEngine, EngineDatabase, EngineQueryResult, EngineValue } from './engine.ts';
 import { embeddedGraphStats } from './graph-stats.ts';

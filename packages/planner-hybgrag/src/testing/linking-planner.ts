@@ -1,6 +1,6 @@
 // Test support (not a test, not built): a small base planner for the routers, so that these tests
 // depend on no sibling planner package.
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { groundingAnchors, groundQuestion } from '@weft/grounding';
 import type { Plan, PlannerV1 } from '@weft/spec';
 

@@ -1,6 +1,6 @@
 // Test support (not a test, not built): a small offline planner for the LLM planner to fall back
 // on, so these tests depend on no sibling planner package.
-import { emptyPlan } from '@weft/core';
+import { emptyPlan } from '@weft/kit';
 import { groundingAnchors, groundQuestion } from '@weft/grounding';
 import type { Plan, PlannerV1 } from '@weft/spec';
 

@@ -22,17 +22,17 @@ export interface KnownScores {
   readonly targetType?: number;
   /** BM25 of the query without its linked mentions, among the nodes adjacent to a mention. */
   readonly bm25Restriction?: number;
-  /** Evidence of planned paths (MixedTraverser): summed link × path weights. */
+  /** Evidence of planned paths (MorTraverser): summed link × path weights. */
   readonly structure?: number;
-  /** Score of the best plan path that reached the node (MixedTraverser). */
+  /** Score of the best plan path that reached the node (MorTraverser). */
   readonly pathScore?: number;
-  /** Calibrated confidence of the best plan path that reached the node (MixedTraverser). */
+  /** Calibrated confidence of the best plan path that reached the node (MorTraverser). */
   readonly pathConfidence?: number;
-  /** Link score of the anchor a path started from (MixedTraverser). */
+  /** Link score of the anchor a path started from (MorTraverser). */
   readonly link?: number;
-  /** BM25 among the structural candidate set (MixedTraverser). */
+  /** BM25 among the structural candidate set (MorTraverser). */
   readonly bm25InSet?: number;
-  /** BM25 over the target types, the global text ranking (MixedTraverser). */
+  /** BM25 over the target types, the global text ranking (MorTraverser). */
   readonly bm25Global?: number;
 }
 

@@ -1,0 +1,124 @@
+import { createRetriever, type StackDefinition } from '@weft/core';
+import { LlmCritic, RuleCritic } from '@weft/critic-hybgrag';
+import { artifactName, collectExamples, spread } from '@weft/kit';
+import {
+  type ExampleCandidate,
+  fitRouterExamples,
+  HybgragRouter,
+  LlmHybgragRouter,
+  routeOf,
+  routerAction,
+  routerExamplesArtifact,
+} from '@weft/planner-hybgrag';
+import { LexicalPlanner } from '@weft/planner-lexical';
+import type { RetrievalContext, TrainingStepV1 } from '@weft/spec';
+import { RetrieverBank } from '@weft/traverser-bank';
+import { defaultTraining, lexicalPlannerRef } from './default-stack.ts';
+import { withModel } from './llm-options.ts';
+import { type StackEntry, stageTimeout } from './stack-registry.ts';
+
+/**
+ * HybGRAG: a router picks the retrieval module (text, hybrid, graph) and the relations to follow,
+ * a retriever bank runs it, and a critic's feedback refines the route over rounds. Offline, the
+ * router works on the lexical planner's anchors and relations and a rule-based critic judges; with
+ * an LLM (`StackCreateOptions.languageModel`) the model routes (few-shot from train) and critiques,
+ * falling back to the offline halves without one (the trace says so).
+ */
+
+/** Few-shot examples of the LLM router, chosen from the train split by `weft train`. */
+const routerExamplesRef = routerExamplesArtifact.ref(artifactName('hybgrag', 'planner-hybgrag'));
+
+/** HybGRAG's loop: at most 4 rounds; the last one replays the best critiqued round. */
+const hybgragRounds = 4;
+/** HybGRAG's cap on model calls per question. */
+const hybgragBudget = 14;
+/** Train questions per set the router's examples are chosen from. */
+const examplesPerSet = 60;
+
+/** The lexical planner the default stack's training fits: anchors, answer types and relations. */
+const linker = () => new LexicalPlanner({ artifact: lexicalPlannerRef.name });
+
+function hybgragOffline(context: RetrievalContext, rounds = hybgragRounds): StackDefinition {
+  return {
+    name: 'hybgrag-offline',
+    context,
+    planner: new HybgragRouter({ base: linker(), maxRounds: rounds }),
+    traversers: [new RetrieverBank()],
+    ...(rounds > 1 ? { critic: new RuleCritic() } : {}),
+    maxRounds: rounds,
+    llmBudget: 0,
+  };
+}
+
+/**
+ * Chooses the router's few-shot examples: labelled train questions whose first offline route put a
+ * gold answer first, of both modules.
+ */
+const hybgragTraining: TrainingStepV1 = {
+  specificationVersion: 'v1',
+  id: 'hybgrag',
+  description: "the LLM router's few-shot examples, from train questions the offline route answered right",
+  learnsFrom: ['labelled'],
+  reads: [lexicalPlannerRef],
+  writes: [routerExamplesRef],
+  async doTrain(options) {
+    const retriever = createRetriever(hybgragOffline(options.context, 1));
+    // Labelled sets only (learnsFrom): synthesised questions make poor examples of how people ask.
+    const queries = options.sets
+      .flatMap((set) => spread(set.train, examplesPerSet))
+      .map((query) => ({ query }));
+    const candidates: ExampleCandidate[] = await collectExamples(
+      retriever,
+      queries,
+      { ...options, limit: 10, label: 'router examples' },
+      ({ ranking, trace }, { query }) => {
+        const route = routeOf(trace.plan);
+        if (!route || !trace.plan) return undefined;
+        return {
+          query: query.query,
+          action: routerAction(trace.plan, route.choice),
+          correct: ranking[0] !== undefined && query.answers.includes(ranking[0].id),
+        };
+      },
+    );
+    const examples = fitRouterExamples(candidates);
+    await routerExamplesArtifact.save(options.context.artifacts, routerExamplesRef, examples);
+    return {
+      summary: `${examples.length} few-shot examples for the router (of ${candidates.filter((c) => c.correct).length} train questions routed right)`,
+      details: { examples: examples.map((e) => ({ query: e.query, module: e.action.module })) },
+    };
+  },
+};
+
+export const hybgragOfflineStack: StackEntry = {
+  name: 'hybgrag-offline',
+  description:
+    "HybGRAG without an LLM: router on the lexical planner's anchors and relations, retriever bank (text / ego-graph intersection), rule-based critic, ≤ 4 rounds",
+  create: (store) => hybgragOffline(store.context),
+  // It learns nothing of its own: what it reads is the default stack's lexical planner.
+  training: [defaultTraining],
+};
+
+export const hybgragStack: StackEntry = {
+  name: 'hybgrag',
+  description:
+    'HybGRAG: LLM router (few-shot from train), retriever bank, LLM critic (validator + commentor), ≤ 4 rounds, ≤ 14 calls; offline without a model',
+  create: (store, options) => ({
+    name: 'hybgrag',
+    context: withModel(store, options),
+    planner: new LlmHybgragRouter({
+      base: linker(),
+      maxRounds: hybgragRounds,
+      artifact: routerExamplesRef.name,
+      ...stageTimeout(options),
+    }),
+    traversers: [new RetrieverBank()],
+    critic: new LlmCritic({ fallback: new RuleCritic(), ...stageTimeout(options) }),
+    maxRounds: hybgragRounds,
+    llmBudget: Math.min(options.llmBudget ?? hybgragBudget, hybgragBudget),
+  }),
+  training: [hybgragTraining],
+};
+
+/** HybGRAG, offline and with an LLM. */
+export const hybgragStacks: readonly StackEntry[] = [hybgragOfflineStack, hybgragStack];
