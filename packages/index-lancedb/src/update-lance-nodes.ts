@@ -2,7 +2,7 @@ import { Table as ArrowTable, DataType, type FixedSizeList } from 'apache-arrow'
 import { existsSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { englishAnalyzer } from './english-analyzer.ts';
 import {
   type DocumentTermCounts,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { createEmbeddingModel, embedTexts } from '@weft/embed-local';
 import { type LanceNodeRecord, readLanceNodes, updateLanceNodes } from '@weft/index-lancedb';
 import { type ChangeSetReport, formatSkbIssue, readChangeSet } from '@weft/skb';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WeftError } from '@weft/core';
+import { WeftError } from '@weft/kit';
 import { manifestFileName } from './store-directory.ts';
 import type { StoreManifest } from './store-manifest.ts';
 

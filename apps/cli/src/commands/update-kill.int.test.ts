@@ -4,7 +4,6 @@ import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seededRandom } from '@weft/core';
 import { createStack } from '@weft/stacks';
 import { applyChanges, buildStore, openStore } from '@weft/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +34,18 @@ async function answers(directory: string, fixture: ChangeSetFixture) {
   } finally {
     await store.close();
   }
+}
+
+/** A seeded random number generator (mulberry32): the same kill points on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,7 @@
 import { constants, existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { toWeftError, WeftError } from '@weft/core';
+import { toWeftError, WeftError } from '@weft/kit';
 import type { SkbChangeSet, SkbEdge, SkbNode, SkbPropValue, SkbSchema } from '@weft/spec';
 import { buildEmbeddedGraph } from './build-embedded-graph.ts';
 import type { EmbeddedGraphBuild } from './build-embedded-graph.ts';
