@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { toWeftError, WeftError } from '@weft/core';
 import type {
   CypherParam,
@@ -17,6 +17,7 @@ import type {
   SkbSchema,
 } from '@weft/spec';
 import { CsrAdjacency } from '../csr-adjacency.ts';
+import { readAdjacencyFile, writeAdjacencyFile } from '../csr-adjacency-file.ts';
 import { NameIndex } from '../name-index.ts';
 import { NodeCache } from '../node-cache.ts';
 import { assertReadOnlyCypher } from '../read-only-cypher.ts';
@@ -36,6 +37,11 @@ export interface EmbeddedGraphStoreOptions {
   readonly defaultTimeoutMs?: number;
   /** Row cap of `doCypher` queries without `maxRows` (default 10,000). */
   readonly defaultMaxRows?: number;
+  /**
+   * Save the adjacency beside the database once it has been scanned, and read it from there while
+   * the database is unchanged (default true): a cold process then expands in a fraction of a second.
+   */
+  readonly persistAdjacency?: boolean;
   /**
    * When to load the in-memory adjacency that answers `doNeighbors`: `'lazy'` (default) on the
    * first call that needs it, `'open'` during `open`. Lazy keeps opening (and `weft query`
@@ -69,7 +75,9 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
   private schema: SkbSchema | undefined;
   private names: Promise<NameIndex> | undefined;
   private adjacency: Promise<CsrAdjacency> | undefined;
-  private adjacencyLoad: { milliseconds: number } | undefined;
+  private adjacencyLoad: { milliseconds: number; source: 'file' | 'engine' } | undefined;
+  /** The save of a freshly scanned adjacency, awaited by `close` so that no write outlives the store. */
+  private adjacencySaved: Promise<boolean> | undefined;
   private readonly nodeCache: NodeCache;
   private stats: Promise<GraphStats> | undefined;
   private closed = false;
@@ -138,12 +146,23 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
   loadAdjacency(): Promise<CsrAdjacency> {
     this.adjacency ??= (async () => {
       const started = performance.now();
-      const adjacency = await CsrAdjacency.load(
-        (statement, params, onRow) => this.pool.each(statement, params, onRow),
-        this.schema!.nodeTypes.map((t) => t.name),
-        this.schema!.edgeTypes.map((t) => t.name),
-      );
-      this.adjacencyLoad = { milliseconds: performance.now() - started };
+      // Read from the file an earlier process saved beside the database when the database is
+      // unchanged since; else scanned from the engine (seconds at 10^7 edges) and saved for the next.
+      const file = join(dirname(this.path), adjacencyFileName);
+      const stamp = databaseStamp(this.path);
+      const persist = this.options.persistAdjacency !== false;
+      let adjacency = persist ? await readAdjacencyFile(file, stamp) : undefined;
+      const source = adjacency ? 'file' : 'engine';
+      if (!adjacency) {
+        adjacency = await CsrAdjacency.load(
+          (statement, params, onRow) => this.pool.each(statement, params, onRow),
+          this.schema!.nodeTypes.map((t) => t.name),
+          this.schema!.edgeTypes.map((t) => t.name),
+        );
+        // A folder that cannot be written (read-only media, another user's store) just goes without.
+        if (persist) this.adjacencySaved = writeAdjacencyFile(file, adjacency, stamp).catch(() => false);
+      }
+      this.adjacencyLoad = { milliseconds: performance.now() - started, source };
       this.loadedAdjacency = adjacency;
       return adjacency;
     })();
@@ -155,13 +174,14 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
 
   /** Load time and size of the adjacency, once loaded (for benchmarks and diagnostics). */
   get adjacencyInfo():
-    | { milliseconds: number; arrayBytes: number; nodes: number; edges: number }
+    | { milliseconds: number; source: 'file' | 'engine'; arrayBytes: number; nodes: number; edges: number }
     | undefined {
     const load = this.adjacencyLoad;
     const adjacency = this.loadedAdjacency;
     if (!load || !adjacency) return undefined;
     return {
       milliseconds: load.milliseconds,
+      source: load.source,
       arrayBytes: adjacency.arrayBytes,
       nodes: adjacency.nodeCount,
       edges: adjacency.edgeCount,
@@ -359,9 +379,19 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     if (this.closed) return;
     this.closed = true;
     this.nodeCache.clear();
+    await this.adjacencySaved;
     await this.pool.close();
     await this.db.close();
   }
+}
+
+/** The file beside the database that keeps its adjacency (see `csr-adjacency-file.ts`). */
+export const adjacencyFileName = 'adjacency.weft-csr';
+
+/** Names the state of the database at `path` (a file, or a folder for older engines): size and mtime. */
+function databaseStamp(path: string): string {
+  const stat = statSync(path);
+  return `${stat.size}:${stat.mtimeMs}`;
 }
 
 function checkParam(name: string, value: CypherParam): CypherParam {
