@@ -38,11 +38,12 @@ describe('the adjacency file', () => {
     expect(read).toBeDefined();
     expect(read!.toParts()).toEqual(scanned.toParts());
     expect(read!.nodeCount).toBe(4);
-    const expansion = { seeds: ['ada', 'béla ✓', 'rome'], directions: ['out', 'in'] } as const;
+    const expansion = { seeds: ['ada', 'béla ✓', 'rome'], direction: 'both' } as const;
+    expect(scanned.expand(expansion).length).toBeGreaterThan(0);
     expect(read!.expand(expansion)).toEqual(scanned.expand(expansion));
     const typed = {
       seeds: ['béla ✓'],
-      directions: ['out'],
+      direction: 'out',
       edgeTypes: ['lives_in'],
       nodeTypes: ['city'],
     } as const;
