@@ -2,11 +2,13 @@
 // to an S3-compatible server (s3rver, started here on 127.0.0.1) through LanceDB's own s3:// client,
 // and `weft query` reads them there, answering as a store with its indexes on local disk does.
 // The KB is small enough (< 50,000 nodes) for an exact vector scan, so two ingests of it rank alike.
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import S3rver from 's3rver';
@@ -14,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const mainScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
+const nodeArgs = ['--conditions=@weft/source', '--disable-warning=ExperimentalWarning', mainScript];
 
 /** s3rver checks request signatures against this one key pair. */
 const accessKey = 'S3RVER';
@@ -25,15 +28,19 @@ interface Ran {
   readonly stderr: string;
 }
 
+/** This process's environment without AWS credentials, with `env` added. */
+function environment(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AWS_')));
+  return { ...base, ...env };
+}
+
 /** Runs `weft` with `env` added to a copy of this process's environment without AWS credentials. */
 async function weft(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AWS_')));
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--conditions=@weft/source', '--disable-warning=ExperimentalWarning', mainScript, ...args],
-      { maxBuffer: 64 << 20, env: { ...base, ...env } },
-    );
+    const { stdout, stderr } = await run(process.execPath, [...nodeArgs, ...args], {
+      maxBuffer: 64 << 20,
+      env: environment(env),
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -146,6 +153,34 @@ describe('weft ingest --indexes s3://… on an S3-compatible server (s3rver on 1
       }
     }
   }, 900_000);
+
+  it('serves queries from the bucket (weft serve, credentials from the environment)', async () => {
+    const env = { ...credentials, AWS_SECRET_ACCESS_KEY: secretKey };
+    let child: ChildProcess | undefined;
+    try {
+      child = spawn(process.execPath, [...nodeArgs, 'serve', '--db', s3Store, '--port', '0', '--json'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+        env: environment(env),
+      });
+      const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      const { url } = JSON.parse(line) as { url: string };
+      for (const text of queries) {
+        const response = await fetch(`${url}/query`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: text, stack: 'default', limit: 20 }),
+        });
+        expect(response.status).toBe(200);
+        const served = (await response.json()) as { results: { id: string; score: number }[] };
+        const local = await weft(['query', text, '--db', localStore, '--stack', 'default', '--json']);
+        const ids = (results: { id: string; score: number }[]) => results.map((r) => [r.id, r.score]);
+        expect(ids(served.results)).toEqual(ids(JSON.parse(local.stdout).results));
+      }
+    } finally {
+      child?.kill('SIGTERM');
+      if (child && child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+    }
+  }, 600_000);
 
   it('refuses a bad --indexes with exit 2 and the reason, before writing anything', async () => {
     const cases: [string, RegExp][] = [
