@@ -19,6 +19,7 @@ import type {
 import { CsrAdjacency } from '../csr-adjacency.ts';
 import { readAdjacencyFile, writeAdjacencyFile } from '../csr-adjacency-file.ts';
 import { NameIndex } from '../name-index.ts';
+import { readNameIndexFile, writeNameIndexFile } from '../name-index-file.ts';
 import { NodeCache } from '../node-cache.ts';
 import { assertReadOnlyCypher } from '../read-only-cypher.ts';
 import { ConnectionPool } from './connection-pool.ts';
@@ -38,10 +39,11 @@ export interface EmbeddedGraphStoreOptions {
   /** Row cap of `doCypher` queries without `maxRows` (default 10,000). */
   readonly defaultMaxRows?: number;
   /**
-   * Save the adjacency beside the database once it has been scanned, and read it from there while
-   * the database is unchanged (default true): a cold process then expands in a fraction of a second.
+   * Save the adjacency and the name index beside the database once they have been built, and read
+   * them from there while the database is unchanged (default true): a cold process then skips the
+   * scans of every edge and every name (seconds each at 10^6 nodes).
    */
-  readonly persistAdjacency?: boolean;
+  readonly persistDerived?: boolean;
   /**
    * When to load the in-memory adjacency that answers `doNeighbors`: `'lazy'` (default) on the
    * first call that needs it, `'open'` during `open`. Lazy keeps opening (and `weft query`
@@ -78,6 +80,9 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
   private adjacencyLoad: { milliseconds: number; source: 'file' | 'engine' } | undefined;
   /** The save of a freshly scanned adjacency, awaited by `close` so that no write outlives the store. */
   private adjacencySaved: Promise<boolean> | undefined;
+  /** Whether the saved name index (written or read) has the trigram postings; undefined: none saved. */
+  private namesSavedWithGrams: boolean | undefined;
+  private namesSaved: Promise<boolean> | undefined;
   private readonly nodeCache: NodeCache;
   private stats: Promise<GraphStats> | undefined;
   private closed = false;
@@ -150,7 +155,7 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
       // unchanged since; else scanned from the engine (seconds at 10^7 edges) and saved for the next.
       const file = join(dirname(this.path), adjacencyFileName);
       const stamp = databaseStamp(this.path);
-      const persist = this.options.persistAdjacency !== false;
+      const persist = this.options.persistDerived !== false;
       let adjacency = persist ? await readAdjacencyFile(file, stamp) : undefined;
       const source = adjacency ? 'file' : 'engine';
       if (!adjacency) {
@@ -278,6 +283,16 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
   /** Loads every id, name and alias once (one scan, grouped by type) into the in-process name index. */
   private nameIndex(): Promise<NameIndex> {
     this.names ??= (async () => {
+      if (this.options.persistDerived !== false) {
+        const saved = await readNameIndexFile(
+          join(dirname(this.path), nameIndexFileName),
+          databaseStamp(this.path),
+        );
+        if (saved) {
+          this.namesSavedWithGrams = saved.gramsBuilt;
+          return saved;
+        }
+      }
       const index = new NameIndex();
       await this.pool.each(
         // coalesce: `collect` skips NULLs, which would misalign the parallel lists.
@@ -309,7 +324,24 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
       fuzzy: options.fuzzy !== false,
       ...(options.nodeTypes ? { nodeTypes: options.nodeTypes } : {}),
     };
-    return names.map((name) => index.lookup(name, lookup));
+    const matches = names.map((name) => index.lookup(name, lookup));
+    this.saveNameIndex(index);
+    return matches;
+  }
+
+  /**
+   * Saves the name index once it is built, and again once a fuzzy look-up has built its trigram
+   * postings (the slower half), so the next process gets both.
+   */
+  private saveNameIndex(index: NameIndex): void {
+    if (this.options.persistDerived === false) return;
+    if (this.namesSavedWithGrams === true || (this.namesSavedWithGrams === false && !index.gramsBuilt))
+      return;
+    this.namesSavedWithGrams = index.gramsBuilt;
+    const previous = this.namesSaved ?? Promise.resolve(false);
+    const file = join(dirname(this.path), nameIndexFileName);
+    const stamp = databaseStamp(this.path);
+    this.namesSaved = previous.then(() => writeNameIndexFile(file, index, stamp)).catch(() => false);
   }
 
   async doCypher(query: string, options: GraphCypherOptions = {}): Promise<CypherResult> {
@@ -379,7 +411,7 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     if (this.closed) return;
     this.closed = true;
     this.nodeCache.clear();
-    await this.adjacencySaved;
+    await Promise.all([this.adjacencySaved, this.namesSaved]);
     await this.pool.close();
     await this.db.close();
   }
@@ -387,6 +419,8 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
 
 /** The file beside the database that keeps its adjacency (see `csr-adjacency-file.ts`). */
 export const adjacencyFileName = 'adjacency.weft-csr';
+/** The file beside the database that keeps its name index (see `name-index-file.ts`). */
+export const nameIndexFileName = 'names.weft-names';
 
 /** Names the state of the database at `path` (a file, or a folder for older engines): size and mtime. */
 function databaseStamp(path: string): string {
