@@ -422,10 +422,18 @@ export const adjacencyFileName = 'adjacency.weft-csr';
 /** The file beside the database that keeps its name index (see `name-index-file.ts`). */
 export const nameIndexFileName = 'names.weft-names';
 
-/** Names the state of the database at `path` (a file, or a folder for older engines): size and mtime. */
+/**
+ * Names the state of the database at `path` (a file, or a folder for older engines): size and mtime,
+ * and those of its write-ahead log when it has one (changes not yet checkpointed live there).
+ */
 function databaseStamp(path: string): string {
-  const stat = statSync(path);
-  return `${stat.size}:${stat.mtimeMs}`;
+  return [path, `${path}.wal`]
+    .filter((file) => existsSync(file))
+    .map((file) => {
+      const stat = statSync(file);
+      return `${stat.size}:${stat.mtimeMs}`;
+    })
+    .join('/');
 }
 
 function checkParam(name: string, value: CypherParam): CypherParam {
