@@ -69,15 +69,15 @@ const commonGramFloor = 2_000;
  * Scores match the reference store: 1 exact name, 0.95 alias, 0.9 case-insensitive, 0.8 × similarity fuzzy.
  */
 export class NameIndex {
-  private readonly ids: string[] = [];
-  private readonly names: string[] = [];
-  private readonly typeOf: number[] = [];
+  private ids: string[] = [];
+  private names: string[] = [];
+  private typeOf: number[] = [];
   private readonly types: string[] = [];
   private readonly typeIndex = new Map<string, number>();
   private readonly byName = new Map<string, number[]>();
   private readonly byAlias = new Map<string, number[]>();
   /** Distinct lower-cased labels, the nodes carrying each, and its original spelling per node. */
-  private readonly labels: string[] = [];
+  private labels: string[] = [];
   private readonly labelNodes: number[][] = [];
   private readonly labelSpelling: string[][] = [];
   /**
@@ -137,12 +137,26 @@ export class NameIndex {
   private unpackLabels(): void {
     const saved = this.savedLabels!;
     this.savedLabels = undefined;
+    this.names.forEach((name, node) => {
+      push(this.byName, name, node);
+    });
     for (let label = 0; label < this.labels.length; label++) {
       const from = saved.labelStart[label]!;
       const to = saved.labelStart[label + 1]!;
       this.labelNodes.push(Array.from(saved.labelNodeList.subarray(from, to)));
       this.labelSpelling.push(saved.labelSpellings.slice(from, to));
     }
+  }
+
+  /**
+   * The nodes named exactly `name`, in the order they were added. An index read from a file finds
+   * them among the nodes of `name`'s lower-cased label (every non-blank name is a label of its node).
+   */
+  private exactMatches(name: string): readonly number[] {
+    if (!this.savedLabels) return this.byName.get(name) ?? [];
+    const label = this.labelIndex.get(name.toLowerCase());
+    if (label === undefined) return [];
+    return Array.from(this.nodesOf(label)).filter((node) => this.names[node] === name);
   }
 
   private nodesOf(label: number): ArrayLike<number> {
@@ -197,12 +211,12 @@ export class NameIndex {
   /** A name index from `toState`: the maps are rebuilt from the lists, nothing is re-analysed. */
   static fromState(state: NameIndexState): NameIndex {
     const index = new NameIndex();
-    for (let node = 0; node < state.ids.length; node++) {
-      index.ids.push(state.ids[node]!);
-      index.names.push(state.names[node]!);
-      index.typeOf.push(state.typeOf[node]!);
-      push(index.byName, state.names[node]!, node);
-    }
+    // Copies, so that a later `add` never writes into the caller's lists.
+    index.ids = [...state.ids];
+    index.names = [...state.names];
+    index.typeOf = Array.from(state.typeOf);
+    // `byName` is left empty: exact names are found through the labels (see `exactMatches`), which
+    // saves a million one-element lists; `unpackLabels` fills it if entries are added.
     state.types.forEach((type, i) => {
       index.types.push(type);
       index.typeIndex.set(type, i);
@@ -210,8 +224,8 @@ export class NameIndex {
     state.aliasKeys.forEach((key, i) => {
       index.byAlias.set(key, Array.from(slice(state.aliasStart, state.aliasNodes, i)));
     });
-    state.labels.forEach((label, i) => {
-      index.labels.push(label);
+    index.labels = [...state.labels];
+    index.labels.forEach((label, i) => {
       index.labelIndex.set(label, i);
     });
     index.savedLabels = state;
@@ -249,7 +263,7 @@ export class NameIndex {
       // Whether this is a node not offered before (the fuzzy search counts distinct matches).
       return !current;
     };
-    for (const node of this.byName.get(name) ?? []) offer(node, 'exact', 1, name);
+    for (const node of this.exactMatches(name)) offer(node, 'exact', 1, name);
     for (const node of this.byAlias.get(name) ?? []) offer(node, 'alias', 0.95, name);
     const label = this.labelIndex.get(name.toLowerCase());
     if (label !== undefined) {
