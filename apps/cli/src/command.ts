@@ -31,6 +31,16 @@ export interface Command {
   run(args: ParsedArgs, io: CommandIo): Promise<number>;
 }
 
+/**
+ * A command whose module is imported only when it runs or shows its own help: `weft --version`,
+ * `weft --help` and every other command then start without loading its engines.
+ */
+export interface LazyCommand {
+  readonly name: string;
+  readonly summary: string;
+  load(): Promise<Command>;
+}
+
 /** Bad usage or bad input: exit code 2, one clear line. */
 export class UsageError extends Error {
   constructor(message: string) {

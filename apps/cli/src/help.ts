@@ -10,7 +10,7 @@ const globalLines = [
   'Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad input.',
 ];
 
-export function helpText(commands: readonly Command[]): string {
+export function helpText(commands: readonly Pick<Command, 'name' | 'summary'>[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'weft — hybrid structural-and-textual retrieval over text-rich knowledge graphs',

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { WeftError } from '@weft/core';
-import { type Command, type CommandIo, UsageError } from './command.ts';
+import { type Command, type CommandIo, type LazyCommand, UsageError } from './command.ts';
 import { commandHelp, helpText } from './help.ts';
 
 const version = '0.1.0';
@@ -9,7 +8,7 @@ const version = '0.1.0';
 export async function runCli(
   argv: readonly string[],
   io: CommandIo,
-  commands: readonly Command[],
+  commands: readonly (Command | LazyCommand)[],
 ): Promise<number> {
   const verbose = argv.includes('--verbose');
   const json = argv.includes('--json');
@@ -22,13 +21,14 @@ export async function runCli(
     io.stdout.write(`${version}\n`);
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const found = commands.find((c) => c.name === name);
+  if (!found) {
     io.stderr.write(
       `weft: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(', ')})\n`,
     );
     return 2;
   }
+  const command = 'load' in found ? await found.load() : found;
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(`${commandHelp(command)}\n`);
     return 0;
@@ -46,9 +46,12 @@ export async function runCli(
     });
     return await command.run({ positionals: parsed.positionals, values: parsed.values }, io);
   } catch (error) {
-    const code = exitCode(error);
+    // Imported here, not at the top: `@weft/core` is most of what `weft --version` would load.
+    const { WeftError } = await import('@weft/core');
+    const code = exitCode(error, WeftError);
     const message = error instanceof Error ? error.message : String(error);
-    if (json) io.stdout.write(`${JSON.stringify({ error: { code: errorCode(error), message } })}\n`);
+    if (json)
+      io.stdout.write(`${JSON.stringify({ error: { code: errorCode(error, WeftError), message } })}\n`);
     io.stderr.write(`weft ${name}: ${message}\n`);
     if (code === 2 && !(error instanceof WeftError))
       io.stderr.write(`Run 'weft ${name} --help' for usage.\n`);
@@ -83,7 +86,7 @@ function isArgError(error: unknown): boolean {
   );
 }
 
-function exitCode(error: unknown): number {
+function exitCode(error: unknown, WeftError: typeof import('@weft/core').WeftError): number {
   if (error instanceof UsageError || isArgError(error)) return 2;
   // Bad input, a missing store or set, a store built with another embedder: the caller must change the command.
   if (
@@ -95,7 +98,7 @@ function exitCode(error: unknown): number {
   return 1;
 }
 
-function errorCode(error: unknown): string {
+function errorCode(error: unknown, WeftError: typeof import('@weft/core').WeftError): string {
   if (error instanceof WeftError) return error.code;
   if (error instanceof UsageError || isArgError(error)) return 'WEFT_BAD_USAGE';
   return 'WEFT_RUNTIME';

@@ -48,11 +48,13 @@ export async function readStoreManifest(directory: string): Promise<StoreManifes
  */
 export function missingStoreParts(directory: string, manifest: StoreManifest): string[] {
   // A graph on a server (`postgres://…`) is not a folder of the store: its absence is the server's to say.
-  const graph = manifest.graph?.path;
+  // Indexes on object storage (`s3://…`) likewise.
+  const local = (part: string | undefined) =>
+    part !== undefined && serverLocation.test(part) ? undefined : part;
   const parts: [string, string | undefined][] = [
-    ['graph', graph !== undefined && serverLocation.test(graph) ? undefined : graph],
-    ['text index', manifest.indexes?.text.path],
-    ['vector index', manifest.indexes?.vector?.path],
+    ['graph', local(manifest.graph?.path)],
+    ['text index', local(manifest.indexes?.text.path)],
+    ['vector index', local(manifest.indexes?.vector?.path)],
   ];
   return parts
     .filter(([, part]) => part !== undefined && !existsSync(path.resolve(directory, part)))

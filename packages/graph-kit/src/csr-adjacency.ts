@@ -34,7 +34,17 @@ export interface CsrNeighborsOptions {
   readonly limitPerSeed?: number;
 }
 
-type SmallIntArray = Uint8Array | Uint16Array;
+export type SmallIntArray = Uint8Array | Uint16Array;
+
+/** Everything a `CsrAdjacency` holds, as plain arrays: what `csr-adjacency-file.ts` writes and reads. */
+export interface CsrAdjacencyParts {
+  readonly ids: (string | undefined)[];
+  readonly nodeType: SmallIntArray;
+  readonly nodeTypeNames: readonly string[];
+  readonly edgeTypeNames: readonly string[];
+  readonly out: [Uint32Array, Uint32Array, SmallIntArray];
+  readonly in: [Uint32Array, Uint32Array, SmallIntArray];
+}
 
 function smallIntArray(length: number, distinct: number): SmallIntArray {
   return distinct <= 256 ? new Uint8Array(length) : new Uint16Array(length);
@@ -94,6 +104,30 @@ export class CsrAdjacency {
     this.edgeTypes = parts.edgeTypes;
     [this.outStart, this.outTarget, this.outType] = parts.out;
     [this.inStart, this.inTarget, this.inType] = parts.in;
+  }
+
+  /** An adjacency from its parts (see `toParts`); the id map is rebuilt from `ids`. */
+  static fromParts(parts: CsrAdjacencyParts): CsrAdjacency {
+    const nodeTypes = new Codes();
+    const edgeTypes = new Codes();
+    for (const name of parts.nodeTypeNames) nodeTypes.code(name);
+    for (const name of parts.edgeTypeNames) edgeTypes.code(name);
+    const offsetOf = new Map<string, number>();
+    parts.ids.forEach((id, offset) => {
+      if (id !== undefined) offsetOf.set(id, offset);
+    });
+    return new CsrAdjacency({ ...parts, offsetOf, nodeTypes, edgeTypes });
+  }
+
+  toParts(): CsrAdjacencyParts {
+    return {
+      ids: this.ids,
+      nodeType: this.nodeType,
+      nodeTypeNames: this.nodeTypes.names,
+      edgeTypeNames: this.edgeTypes.names,
+      out: [this.outStart, this.outTarget, this.outType],
+      in: [this.inStart, this.inTarget, this.inType],
+    };
   }
 
   /**

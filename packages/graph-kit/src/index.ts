@@ -29,7 +29,12 @@ export {
 } from './embedded/update-embedded-graph.ts';
 export { type ConnectionLease, ConnectionPool } from './embedded/connection-pool.ts';
 export { embeddedGraphBackend, embeddedGraphFolder } from './embedded/embedded-backend.ts';
-export { EmbeddedGraphStore, type EmbeddedGraphStoreOptions } from './embedded/embedded-graph-store.ts';
+export {
+  adjacencyFileName,
+  EmbeddedGraphStore,
+  type EmbeddedGraphStoreOptions,
+  nameIndexFileName,
+} from './embedded/embedded-graph-store.ts';
 export type {
   EmbeddedDatabaseOptions,
   EmbeddedEngine,

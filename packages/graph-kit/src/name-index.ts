@@ -8,6 +8,46 @@ export interface NameIndexEntry {
   readonly aliases: readonly string[];
 }
 
+/**
+ * Everything a `NameIndex` holds, as flat lists (`name-index-file.ts` writes and reads it). Lists of
+ * lists are in compressed form: `labelNodes` of label i are `labelNodeList[labelNodeStart[i]…labelNodeStart[i+1]]`,
+ * likewise the aliases (`aliasKeys`) and, when they were built, the trigram postings (`grams`).
+ */
+export interface NameIndexState {
+  readonly ids: readonly string[];
+  readonly names: readonly string[];
+  readonly typeOf: Uint32Array;
+  readonly types: readonly string[];
+  readonly aliasKeys: readonly string[];
+  readonly aliasStart: Uint32Array;
+  readonly aliasNodes: Uint32Array;
+  readonly labels: readonly string[];
+  readonly labelStart: Uint32Array;
+  readonly labelNodeList: Uint32Array;
+  /** The spelling of each (label, node) pair, aligned with `labelNodeList`. */
+  readonly labelSpellings: readonly string[];
+  readonly grams?: {
+    readonly keys: readonly string[];
+    readonly start: Uint32Array;
+    readonly labels: Uint32Array;
+    readonly labelGramTotal: Uint32Array;
+  };
+}
+
+function flatten(lists: readonly ArrayLike<number>[]): { start: Uint32Array; items: Uint32Array } {
+  const start = new Uint32Array(lists.length + 1);
+  for (let i = 0; i < lists.length; i++) start[i + 1] = start[i]! + lists[i]!.length;
+  const items = new Uint32Array(start[lists.length]!);
+  lists.forEach((list, i) => {
+    items.set(list, start[i]!);
+  });
+  return { start, items };
+}
+
+function slice(start: Uint32Array, items: Uint32Array, i: number): Uint32Array {
+  return items.subarray(start[i]!, start[i + 1]!);
+}
+
 export interface NameLookupOptions {
   readonly nodeTypes?: readonly string[];
   readonly limit: number;
@@ -29,26 +69,32 @@ const commonGramFloor = 2_000;
  * Scores match the reference store: 1 exact name, 0.95 alias, 0.9 case-insensitive, 0.8 × similarity fuzzy.
  */
 export class NameIndex {
-  private readonly ids: string[] = [];
-  private readonly names: string[] = [];
-  private readonly typeOf: number[] = [];
+  private ids: string[] = [];
+  private names: string[] = [];
+  private typeOf: number[] = [];
   private readonly types: string[] = [];
   private readonly typeIndex = new Map<string, number>();
   private readonly byName = new Map<string, number[]>();
   private readonly byAlias = new Map<string, number[]>();
   /** Distinct lower-cased labels, the nodes carrying each, and its original spelling per node. */
-  private readonly labels: string[] = [];
+  private labels: string[] = [];
   private readonly labelNodes: number[][] = [];
   private readonly labelSpelling: string[][] = [];
+  /**
+   * The labels' nodes and spellings of an index read from a file, kept in compressed form (a million
+   * small arrays would take seconds to make); turned into `labelNodes`/`labelSpelling` if `add` is called.
+   */
+  private savedLabels: Pick<NameIndexState, 'labelStart' | 'labelNodeList' | 'labelSpellings'> | undefined;
   private readonly labelIndex = new Map<string, number>();
   /** Trigram postings over the labels, built on the first fuzzy lookup: exact look-ups (nearly all
    * of them) never pay for them, and a one-shot `weft query` starts ~1 s sooner on WordNet. */
   private labelGramTotal: number[] = [];
-  private postings = new Map<string, number[]>();
+  private postings = new Map<string, number[] | Uint32Array>();
   private indexedLabels = 0;
   private scores = new Float64Array(0);
 
   add(entry: NameIndexEntry): void {
+    if (this.savedLabels) this.unpackLabels();
     const node = this.ids.length;
     this.ids.push(entry.id);
     this.names.push(entry.name);
@@ -88,6 +134,112 @@ export class NameIndex {
     return this.ids.length;
   }
 
+  private unpackLabels(): void {
+    const saved = this.savedLabels!;
+    this.savedLabels = undefined;
+    this.names.forEach((name, node) => {
+      push(this.byName, name, node);
+    });
+    for (let label = 0; label < this.labels.length; label++) {
+      const from = saved.labelStart[label]!;
+      const to = saved.labelStart[label + 1]!;
+      this.labelNodes.push(Array.from(saved.labelNodeList.subarray(from, to)));
+      this.labelSpelling.push(saved.labelSpellings.slice(from, to));
+    }
+  }
+
+  /**
+   * The nodes named exactly `name`, in the order they were added. An index read from a file finds
+   * them among the nodes of `name`'s lower-cased label (every non-blank name is a label of its node).
+   */
+  private exactMatches(name: string): readonly number[] {
+    if (!this.savedLabels) return this.byName.get(name) ?? [];
+    const label = this.labelIndex.get(name.toLowerCase());
+    if (label === undefined) return [];
+    return Array.from(this.nodesOf(label)).filter((node) => this.names[node] === name);
+  }
+
+  private nodesOf(label: number): ArrayLike<number> {
+    const saved = this.savedLabels;
+    return saved ? slice(saved.labelStart, saved.labelNodeList, label) : this.labelNodes[label]!;
+  }
+
+  /** The spelling of the `i`-th node of `label`. */
+  private spellingOf(label: number, i: number): string {
+    const saved = this.savedLabels;
+    return saved ? saved.labelSpellings[saved.labelStart[label]! + i]! : this.labelSpelling[label]![i]!;
+  }
+
+  /** Whether the trigram postings of every label are built (after a fuzzy look-up, or `indexGrams`). */
+  get gramsBuilt(): boolean {
+    return this.indexedLabels === this.labels.length;
+  }
+
+  toState(): NameIndexState {
+    const aliasKeys = [...this.byAlias.keys()];
+    const aliases = flatten(aliasKeys.map((key) => this.byAlias.get(key)!));
+    const labelNodes = this.savedLabels
+      ? { start: this.savedLabels.labelStart, items: this.savedLabels.labelNodeList }
+      : flatten(this.labelNodes);
+    let grams: NameIndexState['grams'];
+    if (this.gramsBuilt) {
+      const keys = [...this.postings.keys()];
+      const postings = flatten(keys.map((key) => this.postings.get(key)!));
+      grams = {
+        keys,
+        start: postings.start,
+        labels: postings.items,
+        labelGramTotal: Uint32Array.from(this.labelGramTotal),
+      };
+    }
+    return {
+      ids: this.ids,
+      names: this.names,
+      typeOf: Uint32Array.from(this.typeOf),
+      types: this.types,
+      aliasKeys,
+      aliasStart: aliases.start,
+      aliasNodes: aliases.items,
+      labels: this.labels,
+      labelStart: labelNodes.start,
+      labelNodeList: labelNodes.items,
+      labelSpellings: this.savedLabels?.labelSpellings ?? this.labelSpelling.flat(),
+      ...(grams ? { grams } : {}),
+    };
+  }
+
+  /** A name index from `toState`: the maps are rebuilt from the lists, nothing is re-analysed. */
+  static fromState(state: NameIndexState): NameIndex {
+    const index = new NameIndex();
+    // Copies, so that a later `add` never writes into the caller's lists.
+    index.ids = [...state.ids];
+    index.names = [...state.names];
+    index.typeOf = Array.from(state.typeOf);
+    // `byName` is left empty: exact names are found through the labels (see `exactMatches`), which
+    // saves a million one-element lists; `unpackLabels` fills it if entries are added.
+    state.types.forEach((type, i) => {
+      index.types.push(type);
+      index.typeIndex.set(type, i);
+    });
+    state.aliasKeys.forEach((key, i) => {
+      index.byAlias.set(key, Array.from(slice(state.aliasStart, state.aliasNodes, i)));
+    });
+    index.labels = [...state.labels];
+    index.labels.forEach((label, i) => {
+      index.labelIndex.set(label, i);
+    });
+    index.savedLabels = state;
+    if (state.grams) {
+      const { keys, start, labels, labelGramTotal } = state.grams;
+      keys.forEach((key, i) => {
+        index.postings.set(key, slice(start, labels, i));
+      });
+      index.labelGramTotal = Array.from(labelGramTotal);
+      index.indexedLabels = state.labels.length;
+    }
+    return index;
+  }
+
   lookup(name: string, options: NameLookupOptions): NameMatch[] {
     if (name.trim().length === 0) return [];
     const allowed = options.nodeTypes
@@ -111,14 +263,13 @@ export class NameIndex {
       // Whether this is a node not offered before (the fuzzy search counts distinct matches).
       return !current;
     };
-    for (const node of this.byName.get(name) ?? []) offer(node, 'exact', 1, name);
+    for (const node of this.exactMatches(name)) offer(node, 'exact', 1, name);
     for (const node of this.byAlias.get(name) ?? []) offer(node, 'alias', 0.95, name);
     const label = this.labelIndex.get(name.toLowerCase());
     if (label !== undefined) {
-      const nodes = this.labelNodes[label]!;
-      nodes.forEach((node, i) => {
-        offer(node, 'case-insensitive', 0.9, this.labelSpelling[label]![i]!);
-      });
+      const nodes = this.nodesOf(label);
+      for (let i = 0; i < nodes.length; i++)
+        offer(nodes[i]!, 'case-insensitive', 0.9, this.spellingOf(label, i));
     }
     if (best.size === 0 && options.fuzzy) this.fuzzy(name, offer, options.limit);
     return [...best.values()]
@@ -127,7 +278,7 @@ export class NameIndex {
   }
 
   /** Extends the trigram postings to the labels added since the last fuzzy lookup. */
-  private indexGrams(): void {
+  indexGrams(): void {
     for (; this.indexedLabels < this.labels.length; this.indexedLabels++) {
       const counts = trigrams(this.labels[this.indexedLabels]!);
       this.labelGramTotal.push(trigramCount(counts));
@@ -178,20 +329,22 @@ export class NameIndex {
       if (kept.length >= limit && bound < kept[limit - 1]!) break;
       const similarity = trigramSimilarity(name, this.labels[label]!);
       if (similarity < minSimilarity) continue;
-      this.labelNodes[label]!.forEach((node, i) => {
-        if (offer(node, 'fuzzy', 0.8 * similarity, this.labelSpelling[label]![i]!)) {
+      const nodes = this.nodesOf(label);
+      for (let i = 0; i < nodes.length; i++) {
+        if (offer(nodes[i]!, 'fuzzy', 0.8 * similarity, this.spellingOf(label, i))) {
           kept.push(similarity);
           kept.sort((a, b) => b - a);
           if (kept.length > limit) kept.length = limit;
         }
-      });
+      }
     }
   }
 }
 
-function push<K>(map: Map<K, number[]>, key: K, value: number): void {
+function push<K>(map: Map<K, number[] | Uint32Array>, key: K, value: number): void {
   const list = map.get(key);
-  if (list) list.push(value);
+  if (list instanceof Uint32Array) map.set(key, [...list, value]);
+  else if (list) list.push(value);
   else map.set(key, [value]);
 }
 

@@ -37,3 +37,4 @@ export {
   ivfPartitions,
   type VectorIndexChoice,
 } from './vector-index-choice.ts';
+export { isObjectStoreUri, lanceIndexBackend, lanceStorePath } from './lance-index-backend.ts';

@@ -62,8 +62,12 @@ export interface VectorColumn {
 }
 
 export interface WriteLanceNodesOptions {
-  /** LanceDB directory (created if missing). */
+  /** LanceDB directory (created if missing), or an object-store URI such as `s3://bucket/prefix`. */
   readonly directory: string;
+  /** LanceDB's object-store settings (`endpoint`, `region`, `allow_http`, keys, …). */
+  readonly storageOptions?: Readonly<Record<string, string>>;
+  /** A local folder for the term counts file (default `directory`, which must then be local). */
+  readonly termCountsDirectory?: string;
   readonly table?: string;
   readonly nodes: AsyncIterable<LanceNodeRecord> | Iterable<LanceNodeRecord>;
   /** Embedding columns; every record must carry a vector for each. */
@@ -183,7 +187,7 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
   const batchSize = options.batchSize ?? 8192;
   const relationFields = options.relationFields ?? false;
   const schema = nodeSchema(vectorColumns, relationFields);
-  const db = await lancedb.connect(options.directory);
+  const db = await connectLance(options.directory, options.storageOptions);
   let table: Table | undefined;
   try {
     table = await db.createEmptyTable(tableName, schema, { mode: 'overwrite' });
@@ -210,7 +214,10 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
     }
     await flush();
     const counts: DocumentTermCounts = { documents, frequencies: Object.fromEntries(frequencies) };
-    await writeFile(termCountsPath(options.directory, tableName), JSON.stringify(counts));
+    await writeFile(
+      termCountsPath(options.termCountsDirectory ?? options.directory, tableName),
+      JSON.stringify(counts),
+    );
     // One compacted fragment set makes the later index builds and scans cheaper than many small appends.
     if (rows > 0) await table.optimize({ cleanupOlderThan: new Date() });
     options.onProgress?.('text-index', rows);
@@ -263,8 +270,9 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
 export async function openLanceTable(
   directory: string,
   table = defaultNodeTable,
+  storageOptions?: Readonly<Record<string, string>>,
 ): Promise<{ db: Connection; table: Table }> {
-  const db = await lancedb.connect(directory);
+  const db = await connectLance(directory, storageOptions);
   try {
     return { db, table: await db.openTable(table) };
   } catch (error) {
@@ -272,6 +280,32 @@ export async function openLanceTable(
     throw new WeftError({
       code: 'WEFT_NOT_FOUND',
       message: `no LanceDB table ${table} in ${directory}`,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * A LanceDB connection to a folder or an object-store URI, with the store's settings when given.
+ * Object-store failures are said in one line: LanceDB's own message is a nested Rust debug dump.
+ */
+export async function connectLance(
+  uri: string,
+  storageOptions: Readonly<Record<string, string>> | undefined,
+): Promise<Connection> {
+  try {
+    return storageOptions && Object.keys(storageOptions).length > 0
+      ? await lancedb.connect(uri, { storageOptions: { ...storageOptions } })
+      : await lancedb.connect(uri);
+  } catch (error) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(uri)) throw error;
+    const text = String(error);
+    const reason = /Failed to get AWS credentials/i.test(text)
+      ? 'no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the storage options aws_access_key_id and aws_secret_access_key)'
+      : text.split('\n')[0]!.slice(0, 300);
+    throw new WeftError({
+      code: 'WEFT_STORE_FAILED',
+      message: `cannot reach the LanceDB indexes at ${uri}: ${reason}`,
       cause: error,
     });
   }

@@ -28,6 +28,10 @@ import { sanitizeTextQuery } from './sanitize-text-query.ts';
 export interface LanceIndexOpenOptions {
   /** Table written by `writeLanceNodes`; `nodes` by default. */
   readonly table?: string;
+  /** LanceDB's object-store settings, for a table at an `s3://…` URI. */
+  readonly storageOptions?: Readonly<Record<string, string>>;
+  /** The local folder of the term counts file (default `directory`). */
+  readonly termCountsDirectory?: string;
 }
 
 /**
@@ -63,14 +67,14 @@ export class LanceTextIndex implements TextIndexV2 {
   /** Opens the text index of a table written by `writeLanceNodes`; its fields are the columns it has. */
   static async open(directory: string, options: LanceIndexOpenOptions = {}): Promise<LanceTextIndex> {
     const name = options.table ?? defaultNodeTable;
-    const { db, table } = await openLanceTable(directory, name);
+    const { db, table } = await openLanceTable(directory, name, options.storageOptions);
     try {
       const columns = new Set((await table.schema()).fields.map((f) => f.name));
       const fields = (Object.keys(textFieldColumns) as TextFieldName[]).filter((field) =>
         columns.has(textFieldColumns[field]),
       );
       // Tables written before term counts existed have no file: the index then has no statistics.
-      const countsFile = termCountsPath(directory, name);
+      const countsFile = termCountsPath(options.termCountsDirectory ?? directory, name);
       const termCounts = existsSync(countsFile)
         ? (JSON.parse(await readFile(countsFile, 'utf8')) as DocumentTermCounts)
         : undefined;

@@ -12,6 +12,8 @@ export interface LanceVectorIndexOpenOptions {
   readonly column?: string;
   /** The embedder the stored vectors came from (recorded by whoever built the table). */
   readonly embedderId: string;
+  /** LanceDB's object-store settings, for a table at an `s3://…` URI. */
+  readonly storageOptions?: Readonly<Record<string, string>>;
   /**
    * IVF partitions probed per query without a filter (more = better recall, slower; default 96).
    * On WordNet (343 partitions, local embedder): 24 → recall@10 0.75, 4 ms; 96 → 0.84, 13 ms;
@@ -63,7 +65,11 @@ export class LanceVectorIndex implements VectorIndexV1 {
   }
 
   static async open(directory: string, options: LanceVectorIndexOpenOptions): Promise<LanceVectorIndex> {
-    const { db, table } = await openLanceTable(directory, options.table ?? defaultNodeTable);
+    const { db, table } = await openLanceTable(
+      directory,
+      options.table ?? defaultNodeTable,
+      options.storageOptions,
+    );
     const column = options.column ?? 'vector';
     const field = (await table.schema()).fields.find((f) => f.name === column);
     // LanceDB may hand back types from its own copy of apache-arrow, so test the type id, not the class.

@@ -32,6 +32,15 @@ export type {
   GraphUpdateInput,
 } from './graph-store/graph-backend-v1.ts';
 export type { IndexFilter, IndexHit } from './index-filter.ts';
+export type {
+  IndexBackendV1,
+  IndexBuildInput,
+  IndexBuildResult,
+  IndexNodeRecord,
+  IndexOpenOptions,
+  IndexStorageOptions,
+  OpenedIndexesV1,
+} from './index-backend/index-backend-v1.ts';
 export type { TextIndexV1, TextSearchOptions } from './text-index/text-index-v1.ts';
 export type {
   TermStatistics,

@@ -3,9 +3,10 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WeftError } from '@weft/kit';
 import { formatSkbIssue, openBundle, type ValidationReport, validateBundle } from '@weft/skb';
-import type { GraphBackendV1, GraphBuildResult } from '@weft/spec';
+import type { GraphBackendV1, GraphBuildResult, IndexBackendV1, IndexStorageOptions } from '@weft/spec';
 import { defaultGraphBackend, parseGraphBackend, resolveGraphBackend } from './graph-backends.ts';
 import { type RelationDocumentOptions, RelationDocuments } from './relation-documents.ts';
+import { parseIndexesLocation } from './index-backends.ts';
 import { buildIndexes } from './store-indexes.ts';
 import {
   assertReplaceable,
@@ -28,6 +29,15 @@ export interface BuildStoreOptions {
   readonly graph?: string;
   /** Graph backends besides (or instead of) the built-in ones, chosen by id. */
   readonly graphBackends?: readonly GraphBackendV1[];
+  /**
+   * Where the text and vector indexes go: a folder or `s3://bucket/prefix` (default: `index/lance`
+   * inside the store). On object storage they are not part of the atomic swap: a rebuild into the
+   * same prefix replaces the table there.
+   */
+  readonly indexes?: string;
+  /** Storage settings for `indexes` (`endpoint`, `region`, `allow_http`, keys…); secrets are not recorded. */
+  readonly indexStorageOptions?: IndexStorageOptions;
+  readonly indexBackends?: readonly IndexBackendV1[];
   /** Embedder for the vector index (default `local`). */
   readonly embedder?: string;
   /**
@@ -79,6 +89,7 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
   if (!existsSync(bundle)) throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `no bundle at ${bundle}` });
   const choice = parseGraphBackend(options.graph ?? defaultGraphBackend);
   const backend = await resolveGraphBackend(choice.id, options.graphBackends);
+  const indexesLocation = options.indexes === undefined ? undefined : parseIndexesLocation(options.indexes);
   await recoverStoreDirectory(directory);
   assertReplaceable(directory);
 
@@ -137,6 +148,9 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
           embedder: options.embedder ?? 'local',
           ...(relations ? { relations } : {}),
           onProgress: (phase, done, total) => options.onProgress?.(`index:${phase}`, done, total),
+          ...(indexesLocation !== undefined ? { location: indexesLocation } : {}),
+          ...(options.indexStorageOptions ? { storageOptions: options.indexStorageOptions } : {}),
+          ...(options.indexBackends ? { indexBackends: options.indexBackends } : {}),
         });
       })(),
     ]);

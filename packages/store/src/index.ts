@@ -7,6 +7,13 @@ export {
   parseGraphBackend,
   resolveGraphBackend,
 } from './graph-backends.ts';
+export {
+  defaultIndexBackend,
+  parseIndexesLocation,
+  parseStorageOptions,
+  recordableStorageOptions,
+  resolveIndexBackend,
+} from './index-backends.ts';
 export { openStore, type OpenStoreOptions } from './open-store.ts';
 export { type RelationDocumentOptions, RelationDocuments, relationLabel } from './relation-documents.ts';
 export {

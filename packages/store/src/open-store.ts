@@ -1,6 +1,12 @@
 import { FileArtifactStore } from '@weft/core';
 import { WeftError } from '@weft/kit';
-import type { GraphBackendV1, RetrievalContext, TextIndexV1 } from '@weft/spec';
+import type {
+  GraphBackendV1,
+  IndexBackendV1,
+  IndexStorageOptions,
+  RetrievalContext,
+  TextIndexV1,
+} from '@weft/spec';
 import { resolveGraphBackend } from './graph-backends.ts';
 import { artifactsDirectory } from './replace-artifacts.ts';
 import { openIndexes } from './store-indexes.ts';
@@ -30,6 +36,12 @@ export interface OpenStoreOptions {
   readonly queryEmbedder?: string;
   /** Graph backends besides the built-in ones; the manifest's `graph.provider` picks one by id. */
   readonly graphBackends?: readonly GraphBackendV1[];
+  /**
+   * Storage settings of indexes on object storage, over those the manifest records; credentials
+   * otherwise come from the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, …).
+   */
+  readonly indexStorageOptions?: IndexStorageOptions;
+  readonly indexBackends?: readonly IndexBackendV1[];
 }
 
 export async function openStore(directory: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
@@ -40,11 +52,11 @@ export async function openStore(directory: string, options: OpenStoreOptions = {
   let indexes: OpenedIndexes | undefined;
   try {
     if (manifest.indexes) {
-      indexes = await openIndexes(
-        directory,
-        manifest.indexes,
-        options.queryEmbedder === undefined ? {} : { queryEmbedder: options.queryEmbedder },
-      );
+      indexes = await openIndexes(directory, manifest.indexes, {
+        ...(options.queryEmbedder === undefined ? {} : { queryEmbedder: options.queryEmbedder }),
+        ...(options.indexStorageOptions ? { storageOptions: options.indexStorageOptions } : {}),
+        ...(options.indexBackends ? { indexBackends: options.indexBackends } : {}),
+      });
     }
   } catch (error) {
     await graph.close();

@@ -8,16 +8,9 @@ import {
   LocalEmbeddingModel,
   parseEmbedderSpec,
 } from '@weft/embed-local';
-import {
-  type LanceNodeRecord,
-  LanceTextIndex,
-  LanceVectorIndex,
-  nodeDocument,
-  type TextFieldName,
-  textFieldDescriptions,
-  writeLanceNodes,
-} from '@weft/index-lancedb';
-import type { SkbNode, SkbSchema, TextIndexV1, TextIndexV2, VectorIndexV1 } from '@weft/spec';
+import { nodeDocument } from '@weft/index-lancedb';
+import type { IndexBackendV1, IndexNodeRecord, IndexStorageOptions, SkbNode, SkbSchema } from '@weft/spec';
+import { defaultIndexBackend, recordableStorageOptions, resolveIndexBackend } from './index-backends.ts';
 import type { IndexManifest, OpenedIndexes } from './store-manifest.ts';
 
 /** A node's relation text (see `RelationDocuments`). */
@@ -41,10 +34,16 @@ export interface BuildIndexesOptions {
    */
   readonly relations?: RelationText | Promise<RelationText>;
   readonly onProgress?: (phase: string, done: number, total?: number) => void;
+  /** Where the indexes go (see `parseIndexesLocation`); default: `index/lance` in the store. */
+  readonly location?: string;
+  /** Storage settings of `location`; the non-secret ones are recorded in the manifest. */
+  readonly storageOptions?: IndexStorageOptions;
+  /** Index backends besides the built-in one (LanceDB), chosen by `indexBackend`. */
+  readonly indexBackends?: readonly IndexBackendV1[];
+  readonly indexBackend?: string;
 }
 
 /** Paths in the manifest are relative to the store directory. */
-const lancePath = 'index/lance';
 /** Where the fitted local embedder is kept (relative to the store; updates reuse it). */
 export const localEmbedderPath = 'index/embedder';
 /** Texts per `embedMany` call for hosted embedders (the provider splits further if it must). */
@@ -59,6 +58,10 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
   const spec = options.embedder.trim() || 'local';
   const parsed = parseEmbedderSpec(spec);
   const storeDirectory = path.dirname(options.directory);
+  const backend = await resolveIndexBackend(
+    options.indexBackend ?? defaultIndexBackend,
+    options.indexBackends,
+  );
   let model: EmbeddingModelV4;
   if (parsed.kind === 'local') {
     options.onProgress?.('fit-embedder', 0, options.nodeCount);
@@ -82,41 +85,40 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
       : 0
     : firstDimensions(first.value);
   let embedded = 0;
-  async function* records(): AsyncGenerator<LanceNodeRecord> {
+  async function* records(): AsyncGenerator<IndexNodeRecord> {
     if (first.done) return;
-    for (let batch: IteratorResult<LanceNodeRecord[]> = first; !batch.done; batch = await batches.next()) {
+    for (let batch: IteratorResult<IndexNodeRecord[]> = first; !batch.done; batch = await batches.next()) {
       yield* batch.value;
       embedded += batch.value.length;
       options.onProgress?.('embed', embedded, options.nodeCount);
     }
   }
   const relationFields = relations !== undefined;
-  const written = await writeLanceNodes({
-    directory: path.join(storeDirectory, lancePath),
+  const written = await backend.build({
+    directory: storeDirectory,
+    ...(options.location !== undefined ? { target: options.location } : {}),
+    ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
     nodes: records(),
     relationFields,
-    ...(dimensions > 0 ? { vectorColumns: [{ name: 'vector', dimensions }] } : {}),
+    vectorDimensions: dimensions,
     onProgress: (phase, done) => options.onProgress?.(phase, done, options.nodeCount),
   });
-  const fields = (relationFields ? ['document', 'relations', 'combined'] : ['document']) as TextFieldName[];
+  const storage = recordableStorageOptions(backend, options.storageOptions);
   return {
-    text: {
-      provider: 'lancedb',
-      path: lancePath,
-      fields: fields.map((name) => ({ name, description: textFieldDescriptions[name] })),
-    },
+    text: { provider: backend.id, path: written.location, fields: written.fields },
     ...(dimensions > 0
       ? {
           vector: {
-            provider: 'lancedb',
-            path: lancePath,
+            provider: backend.id,
+            path: written.location,
             embedder: embedderId(model),
             dimensions,
             embedderSpec: spec,
-            annIndex: written.vectorIndexes.vector ?? 'flat',
+            annIndex: written.annIndex ?? 'flat',
           },
         }
       : {}),
+    ...(storage ? { storage } : {}),
   };
 }
 
@@ -133,8 +135,8 @@ export function embeddingText(node: SkbNode): string {
 
 const embeddingCharacters = 400;
 
-function firstDimensions(batch: readonly LanceNodeRecord[]): number {
-  return batch[0]?.vectors?.vector?.length ?? 0;
+function firstDimensions(batch: readonly IndexNodeRecord[]): number {
+  return batch[0]?.vector?.length ?? 0;
 }
 
 /**
@@ -146,10 +148,10 @@ async function* embeddedBatches(
   nodes: AsyncIterable<SkbNode>,
   model: EmbeddingModelV4,
   relations: RelationText | undefined,
-): AsyncGenerator<LanceNodeRecord[]> {
+): AsyncGenerator<IndexNodeRecord[]> {
   const workers = model instanceof LocalEmbeddingModel ? new EmbeddingWorkers(model) : undefined;
   const embed = (texts: readonly string[]) => (workers ? workers.embed(texts) : embedTexts(model, texts));
-  const inFlight: Promise<LanceNodeRecord[]>[] = [];
+  const inFlight: Promise<IndexNodeRecord[]>[] = [];
   const start = (batch: SkbNode[]) =>
     embed(batch.map((node) => embeddingText(node))).then((vectors) =>
       batch.map((node, i) => ({
@@ -159,7 +161,7 @@ async function* embeddedBatches(
         ...(node.aliases ? { aliases: node.aliases } : {}),
         text: node.text,
         ...(relations ? { relations: relations.text(node.id) } : {}),
-        vectors: { vector: vectors[i]! },
+        vector: vectors[i]!,
       })),
     );
   try {
@@ -182,7 +184,12 @@ async function* embeddedBatches(
 export async function openIndexes(
   storeDirectory: string,
   indexes: IndexManifest | undefined,
-  options: { readonly queryEmbedder?: string } = {},
+  options: {
+    readonly queryEmbedder?: string;
+    /** Over the manifest's recorded ones; credentials otherwise come from the environment (`AWS_…`). */
+    readonly storageOptions?: IndexStorageOptions;
+    readonly indexBackends?: readonly IndexBackendV1[];
+  } = {},
 ): Promise<OpenedIndexes> {
   if (!indexes) {
     throw new WeftError({
@@ -203,30 +210,22 @@ export async function openIndexes(
       });
     }
   }
-  const text: TextIndexV1 | TextIndexV2 = await LanceTextIndex.open(
-    path.join(storeDirectory, indexes.text.path),
-  );
-  let vector: VectorIndexV1 | undefined;
+  const backend = await resolveIndexBackend(indexes.text.provider, options.indexBackends);
+  const storageOptions = { ...indexes.storage, ...options.storageOptions };
+  const opened = await backend.open(indexes.text.path, {
+    baseDirectory: storeDirectory,
+    ...(Object.keys(storageOptions).length > 0 ? { storageOptions } : {}),
+    ...(indexes.vector ? { embedderId: indexes.vector.embedder } : {}),
+  });
   try {
-    if (!indexes.vector) return { text, close: () => text.close() };
+    if (!opened.vector) return { text: opened.text, close: () => opened.close() };
     const model = await createEmbeddingModel(options.queryEmbedder ?? recordedSpec ?? 'local', {
       localDirectory: path.join(storeDirectory, localEmbedderPath),
     });
-    vector = await LanceVectorIndex.open(path.join(storeDirectory, indexes.vector.path), {
-      embedderId: indexes.vector.embedder,
-    });
-    assertEmbedderMatches(vector, model);
-    const opened = vector;
-    return {
-      text,
-      vector: opened,
-      embeddingModel: model,
-      close: async () => {
-        await Promise.all([text.close(), opened.close()]);
-      },
-    };
+    assertEmbedderMatches(opened.vector, model);
+    return { text: opened.text, vector: opened.vector, embeddingModel: model, close: () => opened.close() };
   } catch (error) {
-    await Promise.all([text.close(), vector?.close()]);
+    await opened.close();
     throw error;
   }
 }

@@ -66,6 +66,11 @@ export interface IndexManifest {
     /** The ANN index over the vectors (`flat` = exact scan), e.g. `ivf_flat`. */
     readonly annIndex?: string;
   };
+  /**
+   * The storage settings the indexes were built with (e.g. `endpoint`, `region` of an `s3://` path),
+   * without credentials: those come from the environment (`AWS_ACCESS_KEY_ID`, …) or the opener.
+   */
+  readonly storage?: Readonly<Record<string, string>>;
 }
 
 /** The indexes of an opened store, with the embedding model its queries must use. */

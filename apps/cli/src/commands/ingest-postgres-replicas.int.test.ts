@@ -1,5 +1,6 @@
 // Past one machine, on loopback: the graph on a PostgreSQL primary (`weft ingest --graph postgres://…`)
-// with a streaming hot-standby replica, three `weft serve` replicas reading the standby, and Debian's
+// with a streaming hot-standby replica, the text and vector indexes in an S3 bucket (s3rver,
+// `--indexes s3://…`), three `weft serve` replicas reading the standby and the bucket, and Debian's
 // nginx balancing them. A bounded load (3 × 32 clients × 20 queries) must return the serial answers,
 // also when one serve replica is killed mid-test (clients retry what failed). Skipped, saying why,
 // where PostgreSQL or nginx is not installed.
@@ -21,6 +22,7 @@ import {
   startStandby,
 } from '@weft/graph-postgres/testing';
 import postgres from 'postgres';
+import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -55,10 +57,14 @@ async function caughtUp(primary: PostgresServer, standby: PostgresServer): Promi
   }
 }
 
+/** s3rver checks request signatures against this one key pair; the replicas get it from the environment. */
+const s3Credentials = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+
 /** Starts `weft serve` on a free port; resolves once it listens. */
 async function serve(db: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [...nodeArgs, 'serve', '--db', db, '--port', '0', '--json'], {
     stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, ...s3Credentials },
   });
   const lines = createInterface({ input: child.stdout! });
   const [line] = (await once(lines, 'line')) as [string];
@@ -80,10 +86,11 @@ async function query(base: string, text: string): Promise<string> {
   return JSON.stringify(answer.results.map((r) => [r.id, r.score]));
 }
 
-suite(`weft serve × 3 behind nginx, on a PostgreSQL hot standby${missing.length ? ` — skipped: needs ${missing.join(' and ')}` : ''}`, () => {
+suite(`weft serve × 3 behind nginx, on a PostgreSQL hot standby and an S3 bucket${missing.length ? ` — skipped: needs ${missing.join(' and ')}` : ''}`, () => {
   let root: string;
   let primary: PostgresServer;
   let standby: PostgresServer;
+  let bucket: S3rver | undefined;
   const servers: { url: string; child: ChildProcess }[] = [];
   let balancer: ChildProcess | undefined;
   let balancerUrl: string;
@@ -96,16 +103,42 @@ suite(`weft serve × 3 behind nginx, on a PostgreSQL hot standby${missing.length
       .filter(Boolean)
       .map((line) => (JSON.parse(line) as { query: string }).query);
     primary = await startPostgres();
+    bucket = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      directory: join(root, 's3rver'),
+      silent: true,
+      configureBuckets: [{ name: 'weft' }],
+    });
+    const endpoint = `http://127.0.0.1:${(await bucket.run()).port}`;
     const built = join(root, 'built');
     const { stdout } = await run(
       process.execPath,
-      [...nodeArgs, 'ingest', bundle, '--db', built, '--graph', `${primary.url}?schema=wordnet`, '--json'],
-      { maxBuffer: 16 << 20 },
+      [
+        ...nodeArgs,
+        'ingest',
+        bundle,
+        '--db',
+        built,
+        '--graph',
+        `${primary.url}?schema=wordnet`,
+        '--indexes',
+        's3://weft/wordnet',
+        '--indexes-option',
+        `endpoint=${endpoint}`,
+        '--indexes-option',
+        'allow_http=true',
+        '--indexes-option',
+        'region=us-east-1',
+        '--json',
+      ],
+      { maxBuffer: 16 << 20, env: { ...process.env, ...s3Credentials } },
     );
     expect(JSON.parse(stdout).graph).toEqual({ provider: 'postgres', path: `${primary.url}?schema=wordnet` });
+    expect(JSON.parse(stdout).indexes.text.path).toBe('s3://weft/wordnet');
     standby = await startStandby(primary);
     await caughtUp(primary, standby);
-    // The serve replicas' store: the same indexes, the graph read from the standby.
+    // The serve replicas' store: the same indexes (in the bucket), the graph read from the standby.
     const replicaStore = join(root, 'replica-store');
     await cp(built, replicaStore, { recursive: true });
     const manifest = JSON.parse(await readFile(join(replicaStore, 'store.json'), 'utf8'));
@@ -137,7 +170,9 @@ suite(`weft serve × 3 behind nginx, on a PostgreSQL hot standby${missing.length
         '      proxy_pass http://weft;',
         '      proxy_http_version 1.1;',
         '      proxy_set_header Connection "";',
-        '      proxy_read_timeout 60s;',
+        // Each query reads LanceDB's files from s3rver (one Node process for all 96 clients): on a
+        // busy 2-core machine one can wait past a minute, and a 504 would cost a retry of it.
+        '      proxy_read_timeout 180s;',
         '      proxy_next_upstream error timeout http_502 http_503 non_idempotent;', // POST /query only reads
         '      proxy_next_upstream_tries 3;',
         '    }',
@@ -171,6 +206,7 @@ suite(`weft serve × 3 behind nginx, on a PostgreSQL hot standby${missing.length
     );
     await standby?.stop();
     await primary?.stop();
+    await bucket?.close();
     if (root) await rm(root, { recursive: true, force: true });
   }, 120_000);
 

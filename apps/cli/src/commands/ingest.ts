@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
-import { type Command, requiredOption, stringOption, UsageError } from '../command.ts';
+import { type Command, listOption, requiredOption, stringOption, UsageError } from '../command.ts';
 import { Progress } from '../progress.ts';
-import { buildStore, builtInGraphBackends, defaultGraphBackend } from '@weft/store';
+import {
+  buildStore,
+  builtInGraphBackends,
+  defaultGraphBackend,
+  parseIndexesLocation,
+  parseStorageOptions,
+} from '@weft/store';
 
 const phaseLabels: Record<string, string> = {
   'validate:nodes': 'validate nodes',
@@ -27,12 +33,18 @@ function table(counts: Readonly<Record<string, number>>): string[] {
 export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Validate an SKB bundle and build a store from it (graph, text and vector indexes)',
-  usage: 'weft ingest <bundle> --db <dir> [--graph <backend>] [--strict] [--embedder local] [--json]',
+  usage:
+    'weft ingest <bundle> --db <dir> [--graph <backend>] [--indexes <dir|s3://bucket/prefix>] [--strict] [--embedder local] [--json]',
   details: [
     '--db <dir>         the store directory; an existing store there is replaced atomically,',
     '                   a non-empty directory that is not a Weft store is refused',
     `--graph <backend>  the graph engine: ${builtInGraphBackends.join(', ')} (default ${defaultGraphBackend}),`,
     '                   or a server URL such as postgres://user@host:5432/db',
+    '--indexes <where>  where the text and vector indexes go: a folder or s3://bucket/prefix',
+    '                   (default: inside the store); S3 credentials from AWS_ACCESS_KEY_ID,',
+    '                   AWS_SECRET_ACCESS_KEY (never written to the store) or --indexes-option',
+    '--indexes-option k=v  a LanceDB storage option for --indexes, repeatable: endpoint=http://…,',
+    '                   region=…, allow_http=true, virtual_hosted_style_request=false (path-style)',
     '--strict           stop validation at the first problem (default: report every problem)',
     '--embedder <spec>  embedder of the vector index: local (default) or provider:model',
     '--json             print the summary as one JSON object on stdout',
@@ -41,10 +53,13 @@ export const ingestCommand: Command = {
     'weft ingest .weft/wordnet-bundle --db /tmp/wn',
     'weft ingest my-bundle --db stores/mine --strict --json',
     'weft ingest .weft/wordnet-bundle --db /tmp/wn-kuzu --graph kuzu',
+    'weft ingest .weft/wordnet-bundle --db /tmp/wn-s3 --indexes s3://weft/wn --indexes-option endpoint=http://127.0.0.1:9000 --indexes-option allow_http=true',
   ],
   options: {
     db: { type: 'string' },
     graph: { type: 'string' },
+    indexes: { type: 'string' },
+    'indexes-option': { type: 'string', multiple: true },
     strict: { type: 'boolean' },
     embedder: { type: 'string' },
   },
@@ -56,6 +71,11 @@ export const ingestCommand: Command = {
     const directory = resolve(io.cwd, requiredOption(args, 'db'));
     const embedder = stringOption(args, 'embedder') ?? 'local';
     const graph = stringOption(args, 'graph');
+    const indexesSpec = stringOption(args, 'indexes');
+    const indexes = indexesSpec === undefined ? undefined : parseIndexesLocation(indexesSpec, io.cwd);
+    const indexStorageOptions = parseStorageOptions(listOption(args, 'indexes-option'));
+    if (Object.keys(indexStorageOptions).length > 0 && indexes === undefined)
+      throw new UsageError('--indexes-option needs --indexes <dir|s3://bucket/prefix>');
     const bars = new Map<string, Progress>();
     const finished = new Set<string>();
     const built = await buildStore({
@@ -64,6 +84,8 @@ export const ingestCommand: Command = {
       strict: args.values.strict === true,
       embedder,
       ...(graph !== undefined ? { graph } : {}),
+      ...(indexes !== undefined ? { indexes } : {}),
+      ...(Object.keys(indexStorageOptions).length > 0 ? { indexStorageOptions } : {}),
       // The graph and the indexes are built at once: one progress line per phase.
       onProgress: (phase, done, total) => {
         let progress = bars.get(phase);
@@ -119,7 +141,7 @@ export const ingestCommand: Command = {
           .join(', ') || 'none'
       }`,
       `  graph: ${manifest.graph.provider}`,
-      `  indexes: ${manifest.indexes ? `text (${manifest.indexes.text.provider})${manifest.indexes.vector ? `, vector (${manifest.indexes.vector.embedder}, ${manifest.indexes.vector.dimensions} dims)` : ''}` : 'none (graph only)'}`,
+      `  indexes: ${manifest.indexes ? `text (${manifest.indexes.text.provider})${manifest.indexes.vector ? `, vector (${manifest.indexes.vector.embedder}, ${manifest.indexes.vector.dimensions} dims)` : ''} at ${manifest.indexes.text.path}` : 'none (graph only)'}`,
     ];
     io.stdout.write(`${lines.join('\n')}\n`);
     return 0;
