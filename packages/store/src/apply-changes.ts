@@ -100,6 +100,12 @@ export async function applyChanges(
       code: 'WEFT_UNSUPPORTED',
       message: `the store's graph backend '${backend.id}' cannot apply changes in place; rebuild the store with weft ingest`,
     });
+  const indexPath = manifest.indexes?.text.path ?? '';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(indexPath))
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: `the store's indexes are on object storage (${indexPath}): they cannot take changes in place yet; rebuild the store with weft ingest`,
+    });
   const release = await lockForUpdate(directory);
   let staging: string | undefined;
   try {

@@ -5,7 +5,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -181,6 +181,19 @@ describe('weft ingest --indexes s3://… on an S3-compatible server (s3rver on 1
       if (child && child.exitCode === null && child.signalCode === null) await once(child, 'exit');
     }
   }, 600_000);
+
+  it('refuses to update a store whose indexes are on object storage, leaving it as it was', async () => {
+    const changes = join(root, 'changes');
+    await mkdir(changes, { recursive: true });
+    await writeFile(join(changes, 'deletions.jsonl'), '');
+    const before = await readFile(join(s3Store, 'store.json'), 'utf8');
+    const ran = await weft(['update', '--db', s3Store, changes]);
+    expect(ran.code).not.toBe(0);
+    expect(ran.stderr).toMatch(
+      /on object storage \(s3:\/\/weft\/stores\/kb\).*rebuild the store with weft ingest/,
+    );
+    expect(await readFile(join(s3Store, 'store.json'), 'utf8')).toBe(before);
+  });
 
   it('refuses a bad --indexes with exit 2 and the reason, before writing anything', async () => {
     const cases: [string, RegExp][] = [
