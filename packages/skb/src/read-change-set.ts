@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SkbChangeSet, SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
-import { readJsonlLines } from './jsonl-reader.ts';
+import { abbreviate, parsedLines, StopReading } from './parsed-lines.ts';
 import { EdgeTypeRules, type Parsed, parseEdge, parseNode } from './parse-records.ts';
 import type { SkbIssue, SkbIssueCode } from './skb-issue.ts';
 
@@ -32,8 +32,6 @@ export interface ChangeSetReport {
 
 /** The files of a change set: each optional, each may be gzipped; at least one must exist. */
 const changeFiles = ['nodes', 'edges', 'deletions'] as const;
-
-class StopReading extends Error {}
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -133,7 +131,12 @@ export async function readChangeSet(
     const nodeTypes = schema.nodeTypes.map((t) => t.name);
     const declared = new Set(nodeTypes);
     if (files.deletions) {
-      for await (const { line, value } of parsedLines(directory, files.deletions, parseDeletion, report)) {
+      for await (const { line, value } of parsedLines(
+        join(directory, files.deletions),
+        files.deletions,
+        parseDeletion,
+        report,
+      )) {
         const key = 'node' in value ? value.node : edgeKey(value.edge);
         if ('node' in value ? deleteNodes.has(key) : deleteEdges.has(key)) {
           report({
@@ -150,7 +153,12 @@ export async function readChangeSet(
     }
     const upserted = new Map<string, SkbNode>();
     if (files.nodes) {
-      for await (const { line, value } of parsedLines(directory, files.nodes, parseNode, report)) {
+      for await (const { line, value } of parsedLines(
+        join(directory, files.nodes),
+        files.nodes,
+        parseNode,
+        report,
+      )) {
         if (upserted.has(value.id)) {
           report({
             code: 'DUPLICATE_CHANGE',
@@ -177,7 +185,12 @@ export async function readChangeSet(
     }
     const seenEdges = new Set<string>();
     if (files.edges) {
-      for await (const { line, value } of parsedLines(directory, files.edges, parseEdge, report)) {
+      for await (const { line, value } of parsedLines(
+        join(directory, files.edges),
+        files.edges,
+        parseEdge,
+        report,
+      )) {
         const key = edgeKey(value);
         if (seenEdges.has(key)) {
           report({
@@ -302,39 +315,4 @@ function checkSchema(directory: string, schema: SkbSchema, report: (issue: SkbIs
     ...(differs[0] ? { field: differs[0] } : {}),
     message: `the change set's schema differs from the store's (${differs.join(', ') || 'content'}); a change set cannot change the schema — re-ingest the bundle with the new schema (or drop schema.json from the change set)`,
   });
-}
-
-async function* parsedLines<T>(
-  directory: string,
-  file: string,
-  parse: (value: unknown) => Parsed<T>,
-  report: (issue: SkbIssue) => void,
-): AsyncGenerator<{ line: number; value: T }> {
-  try {
-    for await (const { line, text } of readJsonlLines(join(directory, file))) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        report({ code: 'BAD_JSON', file, line, message: `malformed JSON: ${(error as Error).message}` });
-        continue;
-      }
-      const parsed = parse(json);
-      if (!parsed.ok) {
-        for (const problem of parsed.problems)
-          report({ code: problem.code, file, line, field: problem.field, message: problem.message });
-        continue;
-      }
-      yield { line, value: parsed.value };
-    }
-  } catch (error) {
-    if (error instanceof StopReading) throw error;
-    report({ code: 'BAD_FILE', file, message: `cannot read: ${(error as Error).message}` });
-  }
-}
-
-function abbreviate(items: readonly string[], max = 8): string {
-  return items.length <= max
-    ? items.join(', ')
-    : `${items.slice(0, max).join(', ')}, … (${items.length} in all)`;
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { SkbSchema } from '@weft/spec';
 import { locateBundleFiles } from './bundle-files.ts';
-import { readJsonlLines } from './jsonl-reader.ts';
+import { abbreviate, parsedLines, StopReading } from './parsed-lines.ts';
 import {
   EdgeTypeRules,
   type Parsed,
@@ -46,8 +46,6 @@ export interface ValidationReport {
   readonly summary: BundleSummary;
 }
 
-class StopValidation extends Error {}
-
 /**
  * Checks a whole bundle in one streaming pass per file. Memory: one map entry per node id (for
  * duplicate, dangling-edge and answer checks), never a whole file.
@@ -72,7 +70,7 @@ export async function validateBundle(
     counts[issue.code] = count;
     totalIssues++;
     if (count <= maxPerCode) issues.push(issue);
-    if (options.strict) throw new StopValidation();
+    if (options.strict) throw new StopReading();
   };
   const files = locateBundleFiles(directory);
   let schema: SkbSchema | undefined;
@@ -228,7 +226,7 @@ export async function validateBundle(
       options.onProgress?.(`queries/${set}`, count);
     }
   } catch (error) {
-    if (!(error instanceof StopValidation)) throw error;
+    if (!(error instanceof StopReading)) throw error;
     stopped = true;
   }
   return { ok: totalIssues === 0, issues, counts, totalIssues, stopped, schema, summary };
@@ -256,39 +254,4 @@ async function checkSchema(path: string, report: (issue: SkbIssue) => void): Pro
     return undefined;
   }
   return parsed.value;
-}
-
-async function* parsedLines<T>(
-  path: string,
-  file: string,
-  parse: (value: unknown) => Parsed<T>,
-  report: (issue: SkbIssue) => void,
-): AsyncGenerator<{ line: number; value: T }> {
-  try {
-    for await (const { line, text } of readJsonlLines(path)) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        report({ code: 'BAD_JSON', file, line, message: `malformed JSON: ${(error as Error).message}` });
-        continue;
-      }
-      const parsed = parse(json);
-      if (!parsed.ok) {
-        for (const problem of parsed.problems)
-          report({ code: problem.code, file, line, field: problem.field, message: problem.message });
-        continue;
-      }
-      yield { line, value: parsed.value };
-    }
-  } catch (error) {
-    if (error instanceof StopValidation) throw error;
-    report({ code: 'BAD_FILE', file, message: `cannot read: ${(error as Error).message}` });
-  }
-}
-
-function abbreviate(items: readonly string[], max = 8): string {
-  return items.length <= max
-    ? items.join(', ')
-    : `${items.slice(0, max).join(', ')}, … (${items.length} in all)`;
 }
