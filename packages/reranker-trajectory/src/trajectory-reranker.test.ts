@@ -178,6 +178,25 @@ describe('TrajectoryReranker models in the pipeline', () => {
     expect(untrained.warnings[0]).toMatch(/"test.reranker-trajectory" not found.*weft train/);
   });
 
+  it("untrained, lets an unsure plan's text order count when asked (untrainedRouteByConfidence)", async () => {
+    const first = async (reranker: TrajectoryReranker, confidence: number) =>
+      (
+        await reranker.doRerank({
+          query: 'q',
+          plan: { ...emptyPlan('q', skb.schema), confidence },
+          // The text order reads `bm25`, as MorTraverser sets it.
+          candidates: mixed('').map((c) => ({ ...c, scores: { ...c.scores, bm25: c.scores.bm25Global! } })),
+          limit: 5,
+          context: { ...base, artifacts: memoryArtifacts() },
+        })
+      )[0]?.id;
+    const routed = new TrajectoryReranker({ artifact, untrainedRouteByConfidence: true });
+    // Fixed weights trust structure whatever the plan; routed, a sure plan keeps that order.
+    expect(await first(new TrajectoryReranker({ artifact }), 0.1)).toBe('s');
+    expect(await first(routed, 0.9)).toBe('s');
+    expect(await first(routed, 0.1)).toBe('t');
+  });
+
   it('ranks with the trained model, without a warning, under the name the trainer stored', async () => {
     const artifacts = memoryArtifacts();
     await fitted(artifacts);

@@ -55,13 +55,15 @@ function mixedDefinition(
   planner: SchemaPlanner | LlmPathPlanner,
   combine: 'sum' | 'intersect',
   llmBudget: number,
+  /** Untrained, let the offline plan's confidence blend in the text order (the LLM's plans keep MoR's order). */
+  untrainedRouteByConfidence = false,
 ): StackDefinition {
   return {
     name,
     context,
     planner,
     traversers: [new MorTraverser({ name: 'mor', combine })],
-    rerankers: [new TrajectoryReranker({ artifact: morRerankerRef.name })],
+    rerankers: [new TrajectoryReranker({ artifact: morRerankerRef.name, untrainedRouteByConfidence })],
     llmBudget,
   };
 }
@@ -172,6 +174,7 @@ export const morOfflineStack: StackEntry = {
       new SchemaPlanner({ artifact: schemaPlannerRef }),
       'intersect',
       0,
+      true,
     ),
   training: [schemaPlannerTraining, morOfflineTraining],
 };
