@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SkbChangeSet, SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
+import { edgeProblem } from './edge-problem.ts';
 import { abbreviate, parsedLines, StopReading } from './parsed-lines.ts';
 import { EdgeTypeRules, type Parsed, parseEdge, parseNode } from './parse-records.ts';
 import type { SkbIssue, SkbIssueCode } from './skb-issue.ts';
@@ -231,46 +232,12 @@ export async function readChangeSet(
     const rules = new EdgeTypeRules(schema);
     for (const { line, value } of edges) {
       const file = files.edges!;
-      const from = typeAfter(value.src);
-      const to = typeAfter(value.dst);
-      if (from === undefined || to === undefined) {
-        const missing = [
-          from === undefined ? `src "${value.src}"` : '',
-          to === undefined ? `dst "${value.dst}"` : '',
-        ]
-          .filter(Boolean)
-          .join(' and ');
-        report({
-          code: 'DANGLING_EDGE',
-          file,
-          line,
-          field: from === undefined ? 'src' : 'dst',
-          message: `${missing} is neither a node of the store (kept by this change set) nor upserted by it`,
-        });
-        continue;
-      }
-      if (!rules.isDeclared(value.type)) {
-        report({
-          code: 'UNDECLARED_EDGE_TYPE',
-          file,
-          line,
-          field: 'type',
-          message: `edge type "${value.type}" is not declared in the store's schema; a change set cannot add types — re-ingest the bundle with the new schema`,
-        });
-        continue;
-      }
-      if (!rules.allows(value.type, from, to)) {
-        const allowed = schema.edgeTypes
-          .filter((t) => t.name === value.type)
-          .map((t) => `${t.from} → ${t.to}`);
-        report({
-          code: 'EDGE_TYPE_MISMATCH',
-          file,
-          line,
-          field: 'type',
-          message: `"${value.type}" edge from ${from} to ${to} contradicts the schema (allowed: ${abbreviate(allowed)})`,
-        });
-      }
+      const problem = edgeProblem(value, typeAfter(value.src), typeAfter(value.dst), rules, schema, {
+        missingNode: 'is neither a node of the store (kept by this change set) nor upserted by it',
+        undeclaredType:
+          "is not declared in the store's schema; a change set cannot add types — re-ingest the bundle with the new schema",
+      });
+      if (problem) report({ ...problem, file, line });
     }
   } catch (error) {
     if (!(error instanceof StopReading)) throw error;

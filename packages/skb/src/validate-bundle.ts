@@ -2,15 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { SkbSchema } from '@weft/spec';
 import { locateBundleFiles } from './bundle-files.ts';
+import { edgeProblem } from './edge-problem.ts';
 import { abbreviate, parsedLines, StopReading } from './parsed-lines.ts';
-import {
-  EdgeTypeRules,
-  type Parsed,
-  parseEdge,
-  parseNode,
-  parseQuery,
-  parseSchema,
-} from './parse-records.ts';
+import { EdgeTypeRules, parseEdge, parseNode, parseQuery, parseSchema } from './parse-records.ts';
 import type { SkbIssue, SkbIssueCode } from './skb-issue.ts';
 
 export interface ValidateBundleOptions {
@@ -123,45 +117,16 @@ export async function validateBundle(
       const file = relative(directory, files.edges);
       const rules = schema ? new EdgeTypeRules(schema) : undefined;
       for await (const { line, value } of parsedLines(files.edges, file, parseEdge, report)) {
-        const from = nodeIds.get(value.src);
-        const to = nodeIds.get(value.dst);
-        if (from === undefined || to === undefined) {
-          const missing = [
-            from === undefined ? `src "${value.src}"` : '',
-            to === undefined ? `dst "${value.dst}"` : '',
-          ]
-            .filter(Boolean)
-            .join(' and ');
-          report({
-            code: 'DANGLING_EDGE',
-            file,
-            line,
-            field: from === undefined ? 'src' : 'dst',
-            message: `${missing} is not a node id of the bundle`,
-          });
-          continue;
-        }
-        if (rules && !rules.isDeclared(value.type)) {
-          report({
-            code: 'UNDECLARED_EDGE_TYPE',
-            file,
-            line,
-            field: 'type',
-            message: `edge type "${value.type}" is not declared in schema.json`,
-          });
-          continue;
-        }
-        if (rules && from >= 0 && to >= 0 && !rules.allows(value.type, nodeTypes[from]!, nodeTypes[to]!)) {
-          const allowed = schema!.edgeTypes
-            .filter((t) => t.name === value.type)
-            .map((t) => `${t.from} → ${t.to}`);
-          report({
-            code: 'EDGE_TYPE_MISMATCH',
-            file,
-            line,
-            field: 'type',
-            message: `"${value.type}" edge from ${nodeTypes[from]} to ${nodeTypes[to]} contradicts the schema (allowed: ${abbreviate(allowed)})`,
-          });
+        const typeOf = (id: string) => {
+          const index = nodeIds.get(id);
+          return index === undefined ? undefined : index < 0 ? null : nodeTypes[index]!;
+        };
+        const problem = edgeProblem(value, typeOf(value.src), typeOf(value.dst), rules, schema, {
+          missingNode: 'is not a node id of the bundle',
+          undeclaredType: 'is not declared in schema.json',
+        });
+        if (problem) {
+          report({ ...problem, file, line });
           continue;
         }
         summary.edges++;
