@@ -77,6 +77,13 @@ export function topK(scores: Float32Array, k: number): number[] {
 }
 
 const bundle = wordnetDirectory();
+// Its figures are measured on the team's judged WordNet queries, which a fresh clone does not have.
+if (!existsSync(path.join(bundle, 'queries'))) {
+  console.log(
+    `skipped: needs the judged WordNet queries in ${bundle} (set WEFT_SHARED to the folder holding datasets/)`,
+  );
+  process.exit(0);
+}
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ids: string[] = [];
   const docs: string[] = [];
