@@ -49,7 +49,7 @@ export interface RuleCriticOptions {
   readonly topK?: number;
   /**
    * `weak-ego-match`: the best BM25 among the ego-graph's members (`scores.bm25` of candidates with
-   * `scores.egoGraph` 1, as `RetrieverBank` writes them) must reach this share of the best BM25 over
+   * `scores.egoGraph` 1, as `BankTraverser` writes them) must reach this share of the best BM25 over
    * the target types (default 0.65).
    */
   readonly minEgoMatch?: number;
@@ -61,7 +61,7 @@ export interface RuleCriticOptions {
   readonly trustedRelation?: number;
   /** Candidates of a named anchor checked for an edge to the top result (default 3). */
   readonly nodesPerAnchor?: number;
-  /** As the bank's (`RetrieverBankOptions.egoGraph`), so that both see the same ego-graphs. */
+  /** As the bank's (`BankTraverserOptions.egoGraph`), so that both see the same ego-graphs. */
   readonly egoGraph?: EgoGraphOptions;
 }
 

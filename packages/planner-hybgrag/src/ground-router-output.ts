@@ -1,7 +1,7 @@
 import { maxRadius, type RelationStep, reachesFrom } from '@weft/ego-graph';
 import { schemaNames } from '@weft/llm';
 import type { Anchor, Plan, RetrievalContext } from '@weft/spec';
-import type { RouteDecision } from './hybgrag-router.ts';
+import type { RouteDecision } from './hybgrag-planner.ts';
 import type { RouterOutput } from './router-prompt.ts';
 import type { RouteEntity } from './route-state.ts';
 

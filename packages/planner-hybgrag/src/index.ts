@@ -1,11 +1,18 @@
 export { type GroundedRoute, groundRouterOutput } from './ground-router-output.ts';
 export {
+  HybgragPlanner,
+  type HybgragPlannerOptions,
   HybgragRouter,
   type HybgragRouterOptions,
   type RouteDecision,
   routedPlan,
-} from './hybgrag-router.ts';
-export { LlmHybgragRouter, type LlmHybgragRouterOptions } from './llm-hybgrag-router.ts';
+} from './hybgrag-planner.ts';
+export {
+  LlmHybgragPlanner,
+  type LlmHybgragPlannerOptions,
+  LlmHybgragRouter,
+  type LlmHybgragRouterOptions,
+} from './llm-hybgrag-planner.ts';
 export { offlineRoute, type OfflineRouteOptions } from './offline-route.ts';
 export { type RefineOptions, refineRoute } from './refine-route.ts';
 export {

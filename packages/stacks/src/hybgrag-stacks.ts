@@ -4,15 +4,15 @@ import { artifactName, collectExamples, spread } from '@weft/kit';
 import {
   type ExampleCandidate,
   fitRouterExamples,
-  HybgragRouter,
-  LlmHybgragRouter,
+  HybgragPlanner,
+  LlmHybgragPlanner,
   routeOf,
   routerAction,
   routerExamplesArtifact,
 } from '@weft/planner-hybgrag';
 import { LexicalPlanner } from '@weft/planner-lexical';
 import type { RetrievalContext, TrainingStepV1 } from '@weft/spec';
-import { RetrieverBank } from '@weft/traverser-bank';
+import { BankTraverser } from '@weft/traverser-bank';
 import { defaultTraining, lexicalPlannerRef } from './default-stack.ts';
 import { withModel } from './llm-options.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
@@ -42,8 +42,8 @@ function hybgragOffline(context: RetrievalContext, rounds = hybgragRounds): Stac
   return {
     name: 'hybgrag-offline',
     context,
-    planner: new HybgragRouter({ base: linker(), maxRounds: rounds }),
-    traversers: [new RetrieverBank()],
+    planner: new HybgragPlanner({ base: linker(), maxRounds: rounds }),
+    traversers: [new BankTraverser()],
     ...(rounds > 1 ? { critic: new RuleCritic() } : {}),
     maxRounds: rounds,
     llmBudget: 0,
@@ -106,13 +106,13 @@ export const hybgragStack: StackEntry = {
   create: (store, options) => ({
     name: 'hybgrag',
     context: withModel(store, options),
-    planner: new LlmHybgragRouter({
+    planner: new LlmHybgragPlanner({
       base: linker(),
       maxRounds: hybgragRounds,
       artifact: routerExamplesRef.name,
       ...stageTimeout(options),
     }),
-    traversers: [new RetrieverBank()],
+    traversers: [new BankTraverser()],
     critic: new LlmCritic({ fallback: new RuleCritic(), ...stageTimeout(options) }),
     maxRounds: hybgragRounds,
     llmBudget: Math.min(options.llmBudget ?? hybgragBudget, hybgragBudget),

@@ -1,1 +1,6 @@
-export { RetrieverBank, type RetrieverBankOptions } from './retriever-bank.ts';
+export {
+  BankTraverser,
+  type BankTraverserOptions,
+  RetrieverBank,
+  type RetrieverBankOptions,
+} from './bank-traverser.ts';

@@ -17,7 +17,7 @@ import type {
   TraverseOptions,
 } from '@weft/spec';
 
-export interface RetrieverBankOptions {
+export interface BankTraverserOptions {
   /** Shown in traces (default `'bank'`). */
   readonly name?: string;
   /** The text field the text module ranks by (default: the index's document field, as `bm25`). */
@@ -72,12 +72,12 @@ interface Member {
  * module's ranking fills the list, so a wrong action costs precision but never empties the result.
  * Members the text ranking does not match at all come last.
  */
-export class RetrieverBank implements TraverserV1 {
+export class BankTraverser implements TraverserV1 {
   readonly specificationVersion = 'v1';
   readonly name: string;
-  private readonly options: RetrieverBankOptions;
+  private readonly options: BankTraverserOptions;
 
-  constructor(options: RetrieverBankOptions = {}) {
+  constructor(options: BankTraverserOptions = {}) {
     this.name = options.name ?? 'bank';
     this.options = options;
   }
@@ -266,3 +266,10 @@ export class RetrieverBank implements TraverserV1 {
       }));
   }
 }
+
+/** @deprecated use `BankTraverser`: the class is named after its package. */
+export const RetrieverBank = BankTraverser;
+/** @deprecated use `BankTraverser`. */
+export type RetrieverBank = BankTraverser;
+/** @deprecated use `BankTraverserOptions`. */
+export type RetrieverBankOptions = BankTraverserOptions;

@@ -13,7 +13,7 @@ import {
 import { readBankAction } from '@weft/ego-graph';
 import type { ArtifactStore, Plan, PlanOptions } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { LlmHybgragRouter } from './llm-hybgrag-router.ts';
+import { LlmHybgragPlanner } from './llm-hybgrag-planner.ts';
 import { routerExamplesArtifact } from './router-examples.ts';
 import type { RoutedPlan } from './route-state.ts';
 import { linkingPlanner } from './testing/linking-planner.ts';
@@ -45,7 +45,7 @@ async function plan(
   artifacts?: ArtifactStore,
 ) {
   const warnings: string[] = [];
-  const router = new LlmHybgragRouter({
+  const router = new LlmHybgragPlanner({
     base: new MockPlanner({ doPlan: basePlan() }),
     ...(artifacts ? { artifact: 'hybgrag.planner-hybgrag' } : {}),
   });
@@ -68,7 +68,7 @@ const nikonAndDslr = JSON.stringify({
   reason: 'Nikon products in the DSLR category',
 });
 
-describe('LlmHybgragRouter on every failure mode', () => {
+describe('LlmHybgragPlanner on every failure mode', () => {
   it('grounds a valid action: mentions onto anchors, relations onto the schema', async () => {
     const model = answering(nikonAndDslr);
     const { plan: routed, warnings } = await plan(model);
@@ -195,7 +195,7 @@ describe('LlmHybgragRouter on every failure mode', () => {
   });
 });
 
-describe('LlmHybgragRouter in the loop', () => {
+describe('LlmHybgragPlanner in the loop', () => {
   it('asks once per critiqued round and not on the last, which replays the best round', async () => {
     const model = answering(
       nikonAndDslr,
@@ -215,7 +215,7 @@ describe('LlmHybgragRouter in the loop', () => {
     const retriever = createRetriever({
       name: 'hybgrag-test',
       context: { ...toyContext(), languageModel: model },
-      planner: new LlmHybgragRouter({ base: new MockPlanner({ doPlan: basePlan() }), maxRounds: 4 }),
+      planner: new LlmHybgragPlanner({ base: new MockPlanner({ doPlan: basePlan() }), maxRounds: 4 }),
       traversers: [
         new MockTraverser({
           doTraverse: () => [
@@ -247,7 +247,7 @@ describe('LlmHybgragRouter in the loop', () => {
 });
 
 runPlannerSuite({
-  name: 'LlmHybgragRouter (a mock model naming Nikon)',
+  name: 'LlmHybgragPlanner (a mock model naming Nikon)',
   prepareContext: (context) => ({
     ...context,
     languageModel: new MockLanguageModelV4({
@@ -260,7 +260,7 @@ runPlannerSuite({
     }),
   }),
   create: async () =>
-    new LlmHybgragRouter({
+    new LlmHybgragPlanner({
       base: linkingPlanner({ relations: [{ edgeType: 'made_by', direction: 'in', confidence: 0.8 }] }),
       artifact: artifactName('hybgrag', 'planner-hybgrag'),
     }),

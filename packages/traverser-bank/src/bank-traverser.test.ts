@@ -4,7 +4,7 @@ import { toyContext, toySkb } from '@weft/core/test';
 import { type ActionChoice, writeBankAction } from '@weft/ego-graph';
 import type { Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { RetrieverBank } from './retriever-bank.ts';
+import { BankTraverser, RetrieverBank, type RetrieverBankOptions } from './bank-traverser.ts';
 
 const schema = toySkb().schema;
 const query = 'DSLR for wildlife with fast autofocus';
@@ -26,9 +26,9 @@ const dslr = { anchor: 1, paths: [[{ edgeType: 'in_category', direction: 'in' as
 const leica = { anchor: 2, paths: [[{ edgeType: 'made_by', direction: 'in' as const }]] };
 const plan = (choice: ActionChoice, q = query) => writeBankAction(linked(q), choice);
 
-describe('RetrieverBank', () => {
+describe('BankTraverser', () => {
   const context = toyContext();
-  const bank = new RetrieverBank();
+  const bank = new BankTraverser();
   const run = (p: Plan, limit = 20) => bank.doTraverse({ query: p.query, plan: p, limit, context });
 
   it('text module: the BM25 ranking of the target types, as bm25 returns it', async () => {
@@ -114,7 +114,7 @@ describe('RetrieverBank', () => {
     };
     const any = await bank.doTraverse({ query, plan: typed, limit: 20, context: wide });
     expect(new Set(members(any))).toEqual(new Set(['product', 'category']));
-    const strict = await new RetrieverBank({ minTypeScore: 0.5 }).doTraverse({
+    const strict = await new BankTraverser({ minTypeScore: 0.5 }).doTraverse({
       query,
       plan: typed,
       limit: 20,
@@ -129,4 +129,13 @@ describe('RetrieverBank', () => {
   });
 });
 
-runTraverserSuite({ name: 'RetrieverBank', create: async () => new RetrieverBank() });
+runTraverserSuite({ name: 'BankTraverser', create: async () => new BankTraverser() });
+
+describe('the deprecated name', () => {
+  it('RetrieverBank is BankTraverser, so code written against it keeps compiling and running', () => {
+    const options: RetrieverBankOptions = { name: 'old' };
+    const bank: RetrieverBank = new RetrieverBank(options);
+    expect(bank).toBeInstanceOf(BankTraverser);
+    expect(bank.name).toBe('old');
+  });
+});

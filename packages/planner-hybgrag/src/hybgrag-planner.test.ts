@@ -4,7 +4,14 @@ import { MockPlanner, toyContext, toySkb } from '@weft/core/test';
 import { readBankAction } from '@weft/ego-graph';
 import type { CriticFeedback, Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { HybgragRouter } from './hybgrag-router.ts';
+import {
+  HybgragPlanner,
+  HybgragRouter,
+  type HybgragRouterOptions,
+  LlmHybgragPlanner,
+  LlmHybgragRouter,
+  type LlmHybgragRouterOptions,
+} from './index.ts';
 import { type RoutedPlan, roundFault } from './route-state.ts';
 import { linkingPlanner } from './testing/linking-planner.ts';
 
@@ -40,7 +47,7 @@ function basePlan(overrides: Partial<Plan> = {}): Plan {
 
 const context = toyContext();
 const router = (base: Plan = basePlan(), options = {}) =>
-  new HybgragRouter({ base: new MockPlanner({ doPlan: base }), ...options });
+  new HybgragPlanner({ base: new MockPlanner({ doPlan: base }), ...options });
 const feedback = (kind: CriticFeedback['kind'], entity?: string): CriticFeedback => ({
   kind,
   message: `test: ${kind}`,
@@ -49,7 +56,7 @@ const feedback = (kind: CriticFeedback['kind'], entity?: string): CriticFeedback
 
 /** Runs rounds with the given feedback after each, as the pipeline would. */
 async function rounds(
-  r: HybgragRouter,
+  r: HybgragPlanner,
   after: readonly (readonly CriticFeedback[])[],
 ): Promise<RoutedPlan[]> {
   const plans: RoutedPlan[] = [];
@@ -64,7 +71,7 @@ async function rounds(
   return plans;
 }
 
-describe('HybgragRouter, round 0', () => {
+describe('HybgragPlanner, round 0', () => {
   it('routes confident mentions with planned relations to the hybrid module', async () => {
     const plan = await router().doPlan({ query, feedback: [], context });
     const action = readBankAction(plan);
@@ -117,7 +124,7 @@ describe('HybgragRouter, round 0', () => {
   });
 });
 
-describe('HybgragRouter, refining with feedback', () => {
+describe('HybgragPlanner, refining with feedback', () => {
   it('drops the least sure entity after no-intersection', async () => {
     const [, second] = await rounds(router(), [[feedback('no-intersection')]]);
     // Nikon's brand is linked at 0.9 × 0.6, DSLR at 0.7 × 1: Nikon goes.
@@ -206,18 +213,31 @@ describe('HybgragRouter, refining with feedback', () => {
 
   it('asks the base planner once per round, with no feedback, and needs one', async () => {
     const base = new MockPlanner({ doPlan: basePlan() });
-    const r = new HybgragRouter({ base });
+    const r = new HybgragPlanner({ base });
     await rounds(r, [[feedback('wrong-module')]]);
     expect(base.doPlanCalls.map((c) => c.feedback.length)).toEqual([0, 0]);
-    expect(() => new HybgragRouter({} as never)).toThrow(/needs \{ base \}/);
+    expect(() => new HybgragPlanner({} as never)).toThrow(/needs \{ base \}/);
   });
 });
 
 runPlannerSuite({
-  name: 'HybgragRouter (over a linking planner)',
+  name: 'HybgragPlanner (over a linking planner)',
   create: async () =>
-    new HybgragRouter({
+    new HybgragPlanner({
       base: linkingPlanner({ relations: [{ edgeType: 'made_by', direction: 'in', confidence: 0.8 }] }),
       minAnchorConfidence: 0.4,
     }),
+});
+
+describe('the deprecated names', () => {
+  it('HybgragRouter and LlmHybgragRouter are the planners, so code written against them keeps compiling and running', () => {
+    const base = new MockPlanner({ doPlan: basePlan() });
+    const options: HybgragRouterOptions = { base };
+    const offline: HybgragRouter = new HybgragRouter(options);
+    const llmOptions: LlmHybgragRouterOptions = { base };
+    const llm: LlmHybgragRouter = new LlmHybgragRouter(llmOptions);
+    expect(offline).toBeInstanceOf(HybgragPlanner);
+    expect(llm).toBeInstanceOf(LlmHybgragPlanner);
+    expect(llm).toBeInstanceOf(HybgragRouter);
+  });
 });

@@ -2,12 +2,12 @@ import type { ArtifactLoad } from '@weft/kit';
 import { callStructured } from '@weft/llm';
 import type { ArtifactStore, Plan, PlanOptions } from '@weft/spec';
 import { groundRouterOutput } from './ground-router-output.ts';
-import { HybgragRouter, type HybgragRouterOptions, type RouteDecision } from './hybgrag-router.ts';
+import { HybgragPlanner, type HybgragPlannerOptions, type RouteDecision } from './hybgrag-planner.ts';
 import { type RouterExample, routerExamplesArtifact } from './router-examples.ts';
 import { repairRouterOutput, routerInstructions, routerOutputSchema, routerPrompt } from './router-prompt.ts';
 import { choiceKey, type RouteRound } from './route-state.ts';
 
-export interface LlmHybgragRouterOptions extends HybgragRouterOptions {
+export interface LlmHybgragPlannerOptions extends HybgragPlannerOptions {
   /** Few-shot examples shown before the artifact's. */
   readonly examples?: readonly RouterExample[];
   /**
@@ -31,12 +31,12 @@ export interface LlmHybgragRouterOptions extends HybgragRouterOptions {
  * an answer that does not parse, grounds to nothing or repeats a tried action: the offline router
  * decides instead, and the trace says why. The last round replays the best one without a call.
  */
-export class LlmHybgragRouter extends HybgragRouter {
-  protected override readonly options: LlmHybgragRouterOptions;
+export class LlmHybgragPlanner extends HybgragPlanner {
+  protected override readonly options: LlmHybgragPlannerOptions;
   /** Loaded examples by store: one router serves several stores, each with its own. */
   private readonly loads = new WeakMap<ArtifactStore, Promise<ArtifactLoad<RouterExample[]>>>();
 
-  constructor(options: LlmHybgragRouterOptions) {
+  constructor(options: LlmHybgragPlannerOptions) {
     super({ ...options, name: options.name ?? 'hybgrag-llm-router' });
     this.options = options;
   }
@@ -120,3 +120,10 @@ export class LlmHybgragRouter extends HybgragRouter {
     return { ...grounded.decision, base: grounded.base, raw: answer.text };
   }
 }
+
+/** @deprecated use `LlmHybgragPlanner`: the class is named after its package. */
+export const LlmHybgragRouter = LlmHybgragPlanner;
+/** @deprecated use `LlmHybgragPlanner`. */
+export type LlmHybgragRouter = LlmHybgragPlanner;
+/** @deprecated use `LlmHybgragPlannerOptions`. */
+export type LlmHybgragRouterOptions = LlmHybgragPlannerOptions;

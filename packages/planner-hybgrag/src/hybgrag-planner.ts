@@ -14,7 +14,7 @@ import {
   routeOf,
 } from './route-state.ts';
 
-export interface HybgragRouterOptions extends RefineOptions {
+export interface HybgragPlannerOptions extends RefineOptions {
   /**
    * The planner whose anchors (linked mentions), target types and relation paths the router chooses
    * from, e.g. `LexicalPlanner` (trained: it also predicts the relations). Asked once per round with
@@ -55,16 +55,16 @@ export interface RouteDecision {
  * never repeating one it tried. The last round replays the best earlier round. Plans are ordinary
  * plans (`writeBankAction` of `@weft/ego-graph`) with the route kept beside (`RoutedPlan.route`).
  */
-export class HybgragRouter implements PlannerV1 {
+export class HybgragPlanner implements PlannerV1 {
   readonly specificationVersion = 'v1';
   readonly name: string;
-  protected readonly options: HybgragRouterOptions;
+  protected readonly options: HybgragPlannerOptions;
 
-  constructor(options: HybgragRouterOptions) {
+  constructor(options: HybgragPlannerOptions) {
     if (!options?.base || typeof options.base.doPlan !== 'function')
       throw new WeftError({
         code: 'WEFT_BAD_INPUT',
-        message: 'HybgragRouter needs { base }: the planner whose anchors and relations it routes on',
+        message: 'HybgragPlanner needs { base }: the planner whose anchors and relations it routes on',
       });
     this.options = options;
     this.name = options.name ?? 'hybgrag-router';
@@ -166,3 +166,10 @@ export function routedPlan(
     },
   };
 }
+
+/** @deprecated use `HybgragPlanner`: the class is named after its package. */
+export const HybgragRouter = HybgragPlanner;
+/** @deprecated use `HybgragPlanner`. */
+export type HybgragRouter = HybgragPlanner;
+/** @deprecated use `HybgragPlannerOptions`. */
+export type HybgragRouterOptions = HybgragPlannerOptions;
