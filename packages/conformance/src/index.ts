@@ -13,6 +13,7 @@ export {
 } from './expander-suite.ts';
 export { type GraphStoreSuiteOptions, runGraphStoreSuite } from './graph-store-suite.ts';
 export { describeError, isAbortError } from './is-abort-error.ts';
+export { type LinkingPlannerOptions, type LinkingRelation, linkingPlanner } from './linking-planner.ts';
 export { anchorNodeProblems, planProblems } from './plan-problems.ts';
 export {
   checkPlannerStoreIsolation,

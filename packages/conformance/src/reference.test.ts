@@ -28,6 +28,7 @@ import type {
   PlanTriplet,
 } from '@weft/spec';
 import {
+  linkingPlanner,
   runCriticSuite,
   runExpanderSuite,
   runGraphStoreSuite,
@@ -180,6 +181,16 @@ class NeighbourExpander implements ExpanderV1 {
 }
 
 runPlannerSuite({ name: 'LookupPlanner (reference)', create: async () => new LookupPlanner() });
+// The fixture other packages' tests wrap: it has to plan what the pipeline accepts.
+runPlannerSuite({ name: 'linkingPlanner (fixture)', create: async () => linkingPlanner() });
+runPlannerSuite({
+  name: 'linkingPlanner (fixture, calibrated relations on every mention)',
+  create: async () =>
+    linkingPlanner({
+      relations: [{ edgeType: 'made_by', direction: 'in', confidence: 0.8 }],
+      confidence: 0.3,
+    }),
+});
 runPlannerSuite({
   name: 'MockPlanner (empty plans)',
   linksEntities: false,

@@ -1,4 +1,4 @@
-import { runPlannerSuite } from '@weft/conformance';
+import { linkingPlanner, runPlannerSuite } from '@weft/conformance';
 import { emptyPlan } from '@weft/kit';
 import { MockPlanner, toyContext, toySkb } from '@weft/core/test';
 import { readBankAction } from '@weft/ego-graph';
@@ -13,7 +13,6 @@ import {
   type LlmHybgragRouterOptions,
 } from './index.ts';
 import { type RoutedPlan, roundFault } from './route-state.ts';
-import { linkingPlanner } from './testing/linking-planner.ts';
 
 const schema = toySkb().schema;
 const query = 'Nikon DSLR for wildlife';

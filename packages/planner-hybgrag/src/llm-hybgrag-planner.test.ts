@@ -1,4 +1,4 @@
-import { planProblems, runPlannerSuite } from '@weft/conformance';
+import { linkingPlanner, planProblems, runPlannerSuite } from '@weft/conformance';
 import { createRetriever, retrieve } from '@weft/core';
 import { artifactName, emptyPlan } from '@weft/kit';
 import {
@@ -16,7 +16,6 @@ import { describe, expect, it } from 'vitest';
 import { LlmHybgragPlanner } from './llm-hybgrag-planner.ts';
 import { routerExamplesArtifact } from './router-examples.ts';
 import type { RoutedPlan } from './route-state.ts';
-import { linkingPlanner } from './testing/linking-planner.ts';
 
 const schema = toySkb().schema;
 const query = 'Nikon DSLR for wildlife';

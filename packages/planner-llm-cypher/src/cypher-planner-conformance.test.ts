@@ -1,8 +1,7 @@
-import { runPlannerSuite } from '@weft/conformance';
+import { linkingPlanner, runPlannerSuite } from '@weft/conformance';
 import { MockLanguageModelV4, textResult } from '@weft/core/test';
 import { CypherPlanner } from './cypher-planner.ts';
 import { validCypher } from './testing/cypher-cases.ts';
-import { linkingPlanner } from './testing/linking-planner.ts';
 
 // The model answers the Nikon query to every question; where it does not fit (other queries, the
 // second store's other type names) the grounded plan must still fit the store, or the offline
@@ -13,5 +12,5 @@ runPlannerSuite({
     ...context,
     languageModel: new MockLanguageModelV4({ doGenerate: textResult(validCypher) }),
   }),
-  create: async () => new CypherPlanner({ fallback: linkingPlanner(0.1) }),
+  create: async () => new CypherPlanner({ fallback: linkingPlanner({ confidence: 0.1 }) }),
 });

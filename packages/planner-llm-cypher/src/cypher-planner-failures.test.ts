@@ -1,13 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { storeContext } from '@weft/conformance';
+import { linkingPlanner, storeContext } from '@weft/conformance';
 import { toySkb } from '@weft/core/test';
 import { cassetteModel } from '@weft/llm';
 import type { GraphStoreV1, RetrievalContext } from '@weft/spec';
 import { describe, it } from 'vitest';
 import { CypherPlanner } from './cypher-planner.ts';
 import { type CypherCase, type CypherOutcome, cypherCases } from './testing/cypher-cases.ts';
-import { linkingPlanner } from './testing/linking-planner.ts';
 
 // WEFT_RECORD_CASSETTES=1 re-records src/fixtures/*.jsonl from the mocks.
 const recording = process.env.WEFT_RECORD_CASSETTES === '1';
@@ -40,7 +39,7 @@ async function planWith(
   timeoutMs = c.timeoutMs,
 ): Promise<CypherOutcome> {
   const warnings: string[] = [];
-  const fallback = linkingPlanner(0.2);
+  const fallback = linkingPlanner({ confidence: 0.2 });
   const base = storeContext(toySkb());
   const graph = watchedGraph(base.graph);
   const counts = async () => {

@@ -1,8 +1,7 @@
-import { runPlannerSuite } from '@weft/conformance';
+import { linkingPlanner, runPlannerSuite } from '@weft/conformance';
 import { MockLanguageModelV4, textResult } from '@weft/core/test';
 import { LlmPathPlanner } from './llm-path-planner.ts';
 import { validAnswer } from './testing/failure-cases.ts';
-import { linkingPlanner } from './testing/linking-planner.ts';
 
 // The model is asked on every query and always answers the Nikon plan: on queries without Nikon,
 // and on the second store (other type names), the answer cannot be grounded and the offline plan
@@ -13,10 +12,10 @@ runPlannerSuite({
     ...context,
     languageModel: new MockLanguageModelV4({ doGenerate: textResult(validAnswer) }),
   }),
-  create: async () => new LlmPathPlanner({ fallback: linkingPlanner(0.1), when: 'always' }),
+  create: async () => new LlmPathPlanner({ fallback: linkingPlanner({ confidence: 0.1 }), when: 'always' }),
 });
 
 runPlannerSuite({
   name: 'LlmPathPlanner (no model: offline)',
-  create: async () => new LlmPathPlanner({ fallback: linkingPlanner(0.1) }),
+  create: async () => new LlmPathPlanner({ fallback: linkingPlanner({ confidence: 0.1 }) }),
 });

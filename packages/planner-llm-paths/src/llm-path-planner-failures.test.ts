@@ -1,13 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { storeContext } from '@weft/conformance';
+import { linkingPlanner, storeContext } from '@weft/conformance';
 import { toySkb } from '@weft/core/test';
 import { cassetteModel } from '@weft/llm';
 import type { RetrievalContext } from '@weft/spec';
 import { describe, it } from 'vitest';
 import { LlmPathPlanner } from './llm-path-planner.ts';
 import { type FailureCase, failureCases, type PlanOutcome } from './testing/failure-cases.ts';
-import { linkingPlanner } from './testing/linking-planner.ts';
 
 // WEFT_RECORD_CASSETTES=1 re-records src/fixtures/*.jsonl from the mocks (after a prompt change
 // the replays below fail with a cassette miss that says so).
@@ -20,7 +19,7 @@ type LanguageModel = NonNullable<RetrievalContext['languageModel']>;
 
 async function planWith(c: FailureCase, model: LanguageModel, timeoutMs = c.timeoutMs): Promise<PlanOutcome> {
   const warnings: string[] = [];
-  const fallback = linkingPlanner(0.2);
+  const fallback = linkingPlanner({ confidence: 0.2 });
   const context = { ...storeContext(toySkb()), languageModel: model, warn: (m: string) => warnings.push(m) };
   const planner = new LlmPathPlanner({ fallback, when: 'always', ...(timeoutMs ? { timeoutMs } : {}) });
   const plan = await planner.doPlan({ query: c.query, feedback: [], context });

@@ -1,12 +1,11 @@
 import { LlmMeter, meterLanguageModel } from '@weft/core';
-import { storeContext } from '@weft/conformance';
+import { linkingPlanner, storeContext } from '@weft/conformance';
 import { MockLanguageModelV4, textResult, toySkb, memoryArtifacts } from '@weft/core/test';
 import type { RetrievalContext } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { LlmPathPlanner } from './llm-path-planner.ts';
 import { llmPathPlannerArtifact } from './path-planner-artifact.ts';
 import { nikonQuery, validAnswer } from './testing/failure-cases.ts';
-import { linkingPlanner } from './testing/linking-planner.ts';
 
 function setup(extra: Partial<RetrievalContext> = {}) {
   const model = new MockLanguageModelV4({ doGenerate: textResult(validAnswer) });
@@ -24,7 +23,7 @@ describe('LlmPathPlanner: when the model is asked', () => {
   it('unsure: asks below the threshold only', async () => {
     const { model, context } = setup();
     const planner = (confidence: number) =>
-      new LlmPathPlanner({ fallback: linkingPlanner(confidence), threshold: 0.6 });
+      new LlmPathPlanner({ fallback: linkingPlanner({ confidence }), threshold: 0.6 });
     const confident = await planner(0.8).doPlan({ query: nikonQuery, feedback: [], context });
     expect(model.doGenerateCalls).toHaveLength(0);
     expect(confident.raw).toBeUndefined();
@@ -36,7 +35,10 @@ describe('LlmPathPlanner: when the model is asked', () => {
   it('unsure: reads the threshold learned on val from the artifact, else warns and uses the default 0.5', async () => {
     const artifacts = memoryArtifacts();
     const { model, warnings, context } = setup({ artifacts });
-    const planner = new LlmPathPlanner({ fallback: linkingPlanner(0.45), artifact: 'mor.planner-llm-paths' });
+    const planner = new LlmPathPlanner({
+      fallback: linkingPlanner({ confidence: 0.45 }),
+      artifact: 'mor.planner-llm-paths',
+    });
     await planner.doPlan({ query: nikonQuery, feedback: [], context });
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(warnings[0]).toMatch(
@@ -57,18 +59,18 @@ describe('LlmPathPlanner: when the model is asked', () => {
 
   it('always asks, never does not, and critic feedback makes unsure ask', async () => {
     const { model, context } = setup();
-    await new LlmPathPlanner({ fallback: linkingPlanner(0.99), when: 'always' }).doPlan({
+    await new LlmPathPlanner({ fallback: linkingPlanner({ confidence: 0.99 }), when: 'always' }).doPlan({
       query: nikonQuery,
       feedback: [],
       context,
     });
-    await new LlmPathPlanner({ fallback: linkingPlanner(0.01), when: 'never' }).doPlan({
+    await new LlmPathPlanner({ fallback: linkingPlanner({ confidence: 0.01 }), when: 'never' }).doPlan({
       query: nikonQuery,
       feedback: [],
       context,
     });
     expect(model.doGenerateCalls).toHaveLength(1);
-    await new LlmPathPlanner({ fallback: linkingPlanner(0.99), threshold: 0.5 }).doPlan({
+    await new LlmPathPlanner({ fallback: linkingPlanner({ confidence: 0.99 }), threshold: 0.5 }).doPlan({
       query: nikonQuery,
       feedback: [{ kind: 'incorrect-entity', message: 'Nikon is wrong here' }],
       context,
@@ -97,7 +99,7 @@ describe('LlmPathPlanner: when the model is asked', () => {
       val: { queries: 0, offlineFailures: 0, callRate: 0, failuresCaught: 0 },
     });
     const { model, context } = setup({ artifacts });
-    await new LlmPathPlanner({ fallback: linkingPlanner(0.1), artifact: 'a' }).doPlan({
+    await new LlmPathPlanner({ fallback: linkingPlanner({ confidence: 0.1 }), artifact: 'a' }).doPlan({
       query: nikonQuery,
       feedback: [],
       context,
@@ -112,7 +114,7 @@ describe('LlmPathPlanner: when the model is asked', () => {
 describe('LlmPathPlanner: no model, no budget, aborted', () => {
   it('without a model plans offline and says so', async () => {
     const { warnings, context } = setup({ languageModel: undefined });
-    const fallback = linkingPlanner(0.1);
+    const fallback = linkingPlanner({ confidence: 0.1 });
     const plan = await new LlmPathPlanner({ fallback, when: 'always' }).doPlan({
       query: nikonQuery,
       feedback: [],
@@ -125,7 +127,10 @@ describe('LlmPathPlanner: no model, no budget, aborted', () => {
   it('with the budget spent plans offline and says so', async () => {
     const inner = new MockLanguageModelV4({ doGenerate: textResult(validAnswer) });
     const { warnings, context } = setup({ languageModel: meterLanguageModel(inner, [new LlmMeter(0)]) });
-    const plan = await new LlmPathPlanner({ fallback: linkingPlanner(0.1), when: 'always' }).doPlan({
+    const plan = await new LlmPathPlanner({
+      fallback: linkingPlanner({ confidence: 0.1 }),
+      when: 'always',
+    }).doPlan({
       query: nikonQuery,
       feedback: [],
       context,
@@ -156,7 +161,10 @@ describe('LlmPathPlanner grounding against the graph', () => {
       languageModel: model,
       warn: (m: string) => warnings.push(m),
     };
-    const plan = await new LlmPathPlanner({ fallback: linkingPlanner(0.1), when: 'always' }).doPlan({
+    const plan = await new LlmPathPlanner({
+      fallback: linkingPlanner({ confidence: 0.1 }),
+      when: 'always',
+    }).doPlan({
       query: nikonQuery,
       feedback: [],
       context,
@@ -172,7 +180,10 @@ describe('LlmPathPlanner grounding against the graph', () => {
       ),
     });
     const { context } = setup({ languageModel: model });
-    const plan = await new LlmPathPlanner({ fallback: linkingPlanner(0.1), when: 'always' }).doPlan({
+    const plan = await new LlmPathPlanner({
+      fallback: linkingPlanner({ confidence: 0.1 }),
+      when: 'always',
+    }).doPlan({
       query: 'lenses by Nikkon',
       feedback: [],
       context,
