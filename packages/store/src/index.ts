@@ -15,7 +15,12 @@ export {
   resolveIndexBackend,
 } from './index-backends.ts';
 export { openStore, type OpenStoreOptions } from './open-store.ts';
-export { type RelationDocumentOptions, RelationDocuments, relationLabel } from './relation-documents.ts';
+export {
+  edgeTypeWords,
+  type RelationDocumentOptions,
+  RelationDocuments,
+  relationLabel,
+} from './relation-documents.ts';
 export {
   type ArtifactFreshness,
   artifactFreshness,

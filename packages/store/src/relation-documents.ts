@@ -11,9 +11,15 @@ export interface RelationDocumentOptions {
 }
 
 /** Edge type names as words: `part_meronym` → `part meronym`, `depends-on` → `depends on`. */
-export function relationLabel(edgeType: string): string {
+export function edgeTypeWords(edgeType: string): string {
   return edgeType.replace(/[_\-.:/]+/g, ' ').trim();
 }
+
+/**
+ * @deprecated use `edgeTypeWords`: `relationLabel` of `@weft/planner-lexical` is another thing (the
+ * class label `hypernym|in` its model predicts).
+ */
+export const relationLabel = edgeTypeWords;
 
 /**
  * The relation text of every node of the target types: its neighbours' names grouped by edge type
@@ -102,7 +108,7 @@ export class RelationDocuments {
     }
     return [...groups]
       .sort((a, b) => a[0] - b[0])
-      .map(([group, names]) => `${relationLabel(this.edgeTypes[group >> 1]!)}: ${names.join(', ')}`)
+      .map(([group, names]) => `${edgeTypeWords(this.edgeTypes[group >> 1]!)}: ${names.join(', ')}`)
       .join(' ; ');
   }
 }
