@@ -3,6 +3,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { artifactsDirectory } from './replace-artifacts.ts';
 import type { StoreManifest } from './store-manifest.ts';
+import { storeVersion } from './store-versions.ts';
 
 /** One trained artifact of a store, as `weft info` lists it. */
 export interface ArtifactInfo {
@@ -19,6 +20,12 @@ export interface StoreInfo {
   readonly directory: string;
   readonly formatVersion: number;
   readonly createdAt: string;
+  /** Updates (`weft update`) committed since the build: 0 for a store as `weft ingest` built it. */
+  readonly storeVersion: number;
+  /** When the last update was committed; absent at version 0. */
+  readonly updatedAt?: string;
+  /** Records (upserts and deletions) the updates changed, all together. */
+  readonly changedRecords: number;
   readonly bundle: StoreManifest['bundle'];
   readonly schema: {
     readonly name: string;
@@ -74,6 +81,9 @@ export async function storeInfo(directory: string, manifest: StoreManifest): Pro
     directory,
     formatVersion: manifest.formatVersion,
     createdAt: manifest.createdAt,
+    storeVersion: storeVersion(manifest),
+    ...(manifest.updatedAt ? { updatedAt: manifest.updatedAt } : {}),
+    changedRecords: manifest.changedRecords ?? 0,
     bundle: manifest.bundle,
     schema: {
       name: manifest.schema.name,

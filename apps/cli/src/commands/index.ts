@@ -25,7 +25,7 @@ export const commands: readonly LazyCommand[] = [
   },
   {
     name: 'info',
-    summary: 'Describe a store: counts per node and edge type, indexes, embedder, trained artifacts',
+    summary: 'Describe a store: version, counts per node and edge type, indexes, embedder, trained artifacts',
     load: async () => (await import('./info.ts')).infoCommand,
   },
   {

@@ -34,6 +34,42 @@ describe('weft info and a damaged store', () => {
     expect(c.out()).not.toContain('BROKEN');
   });
 
+  it('shows the store version, 0 for a store as weft ingest built it, in text and in --json', async () => {
+    const c = captureIo();
+    expect(await runCli(['info', '--db', db], c.io, [infoCommand])).toBe(0);
+    expect(c.out()).toContain('  version: 0 (as weft ingest built it)');
+    const j = captureIo();
+    expect(await runCli(['info', '--db', db, '--json'], j.io, [infoCommand])).toBe(0);
+    const info = JSON.parse(j.out());
+    expect(info).toMatchObject({ storeVersion: 0, changedRecords: 0 });
+    expect(info.updatedAt).toBeUndefined();
+  });
+
+  it('shows the version an update committed, with when and how many records changed', async () => {
+    const updated = {
+      ...manifest,
+      storeVersion: 3,
+      updatedAt: '2026-02-01T00:00:00.000Z',
+      changedRecords: 1234,
+      graph: { provider: 'kuzu', path: 'versions/v3/graph' },
+    };
+    await mkdir(path.join(db, 'versions', 'v3', 'graph'), { recursive: true });
+    await writeFile(path.join(db, 'store.json'), `${JSON.stringify(updated, null, 2)}\n`);
+    const c = captureIo();
+    expect(await runCli(['info', '--db', db], c.io, [infoCommand])).toBe(0);
+    expect(c.out()).toContain(
+      '  version: 3 (3 update(s) since the build changed 1,234 records, the last at 2026-02-01T00:00:00.000Z)',
+    );
+    const j = captureIo();
+    expect(await runCli(['info', '--db', db, '--json'], j.io, [infoCommand])).toBe(0);
+    expect(JSON.parse(j.out())).toMatchObject({
+      storeVersion: 3,
+      updatedAt: '2026-02-01T00:00:00.000Z',
+      changedRecords: 1234,
+      broken: false,
+    });
+  });
+
   it('reports a store whose graph/ is gone as broken (exit 2), in text and in --json', async () => {
     await rm(path.join(db, 'graph'), { recursive: true });
     const c = captureIo();

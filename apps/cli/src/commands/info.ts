@@ -13,10 +13,16 @@ function table(counts: Readonly<Record<string, number>>, indent = '    '): strin
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
+function storeVersionLine(info: StoreInfo): string {
+  if (info.storeVersion === 0) return '0 (as weft ingest built it)';
+  return `${info.storeVersion} (${info.storeVersion} update(s) since the build changed ${info.changedRecords.toLocaleString('en-US')} records${info.updatedAt ? `, the last at ${info.updatedAt}` : ''})`;
+}
+
 export function renderStoreInfo(info: StoreInfo): string {
   const { counts, indexes } = info;
   const lines = [
     `Store ${info.directory} (format ${info.formatVersion}, built ${info.createdAt}, ${mib(info.bytes)})`,
+    `  version: ${storeVersionLine(info)}`,
     `  bundle: ${info.bundle.name} (${info.bundle.path})`,
     `  schema: ${info.schema.nodeTypes} node types, ${info.schema.edgeTypes} edge types; answers are ${info.schema.targetTypes?.join(', ') ?? 'any type'}`,
     `  graph: ${info.graph.provider} at ${info.graph.path}: ${counts.nodes.toLocaleString('en-US')} nodes, ${counts.edges.toLocaleString('en-US')} edges`,
@@ -54,7 +60,7 @@ const brokenStore = 2;
 /** `weft info`: what a store holds, without opening the graph or the indexes. */
 export const infoCommand: Command = {
   name: 'info',
-  summary: 'Describe a store: counts per node and edge type, indexes, embedder, trained artifacts',
+  summary: 'Describe a store: version, counts per node and edge type, indexes, embedder, trained artifacts',
   usage: 'weft info --db <dir> [--json]',
   details: [
     '--db <dir>   store directory built by weft ingest (required)',

@@ -19,6 +19,7 @@ import {
   comparableRanking,
   writeChangeSetFixture,
 } from '../testing/change-set-fixture.ts';
+import { infoCommand } from './info.ts';
 import { queryCommand } from './query.ts';
 import { updateCommand } from './update.ts';
 
@@ -153,6 +154,23 @@ describe('weft update', () => {
       await fresh.close();
     }
   }, 300_000);
+
+  it('weft info shows the version the update committed, in text and in --json', async () => {
+    const c = captureIo(root);
+    expect(await runCli(['info', '--db', updated], c.io, [infoCommand])).toBe(0);
+    expect(c.out()).toMatch(
+      /^ {2}version: 1 \(1 update\(s\) since the build changed \d+ records, the last at \S+\)$/m,
+    );
+    const j = captureIo(root);
+    expect(await runCli(['info', '--db', updated, '--json'], j.io, [infoCommand])).toBe(0);
+    const info = JSON.parse(j.out()) as { storeVersion: number; changedRecords: number; updatedAt?: string };
+    expect(info.storeVersion).toBe(1);
+    expect(info.changedRecords).toBeGreaterThan(0);
+    expect(info.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const fresh = captureIo(root);
+    expect(await runCli(['info', '--db', rebuilt, '--json'], fresh.io, [infoCommand])).toBe(0);
+    expect(JSON.parse(fresh.out())).toMatchObject({ storeVersion: 0, changedRecords: 0 });
+  });
 
   it('reports trained artifacts as stale after updates beyond the threshold, until weft train refits them', async () => {
     const store = await openStore(updated);
