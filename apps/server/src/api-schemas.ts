@@ -171,6 +171,10 @@ export function apiSchemas(limits: ServerLimits) {
         version: z
           .int()
           .openapi({ description: 'updates committed since the store was built (weft update)' }),
+        warnings: z.array(z.string()).openapi({
+          description:
+            'what answers from this store warn about, e.g. trained artifacts made stale by updates (run weft train)',
+        }),
       }),
       stacks: z.int(),
       requests: z.object({

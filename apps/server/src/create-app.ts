@@ -53,6 +53,12 @@ export interface AppOptions {
    * switches to the committed version here.
    */
   readonly refreshStore?: () => Promise<void>;
+  /**
+   * What the served store's answers must warn about, asked on every `POST /query` (added to its
+   * `warnings`) and `GET /health` (`store.warnings`): `serveStore` says when the trained artifacts
+   * are stale (`staleArtifactsWarning` of `@weft/store`), as `weft query` does. None by default.
+   */
+  readonly storeWarnings?: () => Promise<readonly string[]>;
   /** What `POST /changes` runs (with API keys only; see `registerChangesRoute`); absent = 404. */
   readonly applyChanges?: ApplyChangeSet;
 }
@@ -198,6 +204,7 @@ export function createApp(options: AppOptions): WeftApp {
   const schemas = apiSchemas(limits);
   const routes = apiRoutes(schemas);
   const started = performance.now();
+  const storeWarnings = options.storeWarnings ?? (async () => []);
 
   const app = new OpenAPIHono({
     defaultHook: (result, c) => {
@@ -296,7 +303,10 @@ export function createApp(options: AppOptions): WeftApp {
         store.graph,
         explain ? mentionedIds(result) : result.ranking.map((r) => r.id),
       );
-      const answer = queryResultJson(result, labels, { query: body.query, stack: retriever.name, explain });
+      const ranked = queryResultJson(result, labels, { query: body.query, stack: retriever.name, explain });
+      const warnings = await storeWarnings();
+      const answer =
+        warnings.length > 0 ? { ...ranked, warnings: [...ranked.warnings, ...warnings] } : ranked;
       if (body.documents !== true) return answer;
       const nodes = await store.graph.doGetNodes(
         answer.results.map((r) => r.id),
@@ -350,7 +360,8 @@ export function createApp(options: AppOptions): WeftApp {
     );
   });
 
-  app.openapi(routes.health, (c) => {
+  app.openapi(routes.health, async (c) => {
+    const warnings = await storeWarnings();
     const memory = process.memoryUsage();
     const body = {
       status: tracker.draining ? ('draining' as const) : ('ok' as const),
@@ -359,6 +370,7 @@ export function createApp(options: AppOptions): WeftApp {
         nodes: store.manifest.counts.nodes,
         edges: store.manifest.counts.edges,
         version: storeVersion(store.manifest),
+        warnings: [...warnings],
       },
       stacks: registry.list().length,
       requests: tracker.snapshot(),

@@ -1,5 +1,5 @@
 import { createStackRegistry, type StackCreateOptions, type StackRegistry } from '@weft/stacks';
-import { applyChanges, type OpenedStore, type OpenStoreOptions } from '@weft/store';
+import { applyChanges, type OpenedStore, type OpenStoreOptions, staleArtifactsWarning } from '@weft/store';
 import type { ApiKeys } from './api-keys.ts';
 import type { AssetSource } from './asset-source.ts';
 import { LiveStore } from './live-store.ts';
@@ -36,6 +36,18 @@ export async function serveStore(options: ServeStoreOptions): Promise<ServerHand
     handle = await startServer({
       store,
       refreshStore: () => store.refresh(),
+      // Read per request, of the version being served: an update or a weft train changes it live.
+      storeWarnings: async () => {
+        try {
+          const stale = await staleArtifactsWarning(options.db, store.manifest);
+          return stale ? [stale] : [];
+        } catch (error) {
+          // A damaged FITTED-ON must not fail every query; it is said instead.
+          return [
+            `could not tell whether the trained artifacts are stale: ${error instanceof Error ? error.message : String(error)}`,
+          ];
+        }
+      },
       applyChanges: (changes) =>
         applyChanges(
           options.db,

@@ -81,3 +81,14 @@ export async function artifactFreshness(
       : {}),
   };
 }
+
+/**
+ * The warning `weft query`, `weft eval` and `weft serve` give when the trained artefacts are stale
+ * (`artifactFreshness`), or undefined: one wording, one threshold, wherever a ranking may rest on them.
+ */
+export async function staleArtifactsWarning(
+  storeDirectory: string,
+  manifest: StoreManifest,
+): Promise<string | undefined> {
+  return (await artifactFreshness(storeDirectory, manifest))?.warning;
+}

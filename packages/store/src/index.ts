@@ -28,6 +28,7 @@ export {
   fittedOnFileName,
   recordFittedOn,
   staleArtifactsShare,
+  staleArtifactsWarning,
 } from './artifact-freshness.ts';
 export { artifactsDirectory, replaceArtifacts } from './replace-artifacts.ts';
 export { type ArtifactInfo, type StoreInfo, storeInfo } from './store-info.ts';

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InMemoryTextIndex, toySkb } from '@weft/core/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
 import { toyOpener, toyQueries, toyWorkspace } from '../testing/toy-store.ts';
 import { createStackRegistry } from '@weft/stacks';
+import { fittedOnFileName } from '@weft/store';
+import type { StoreOpener } from './command-deps.ts';
 import { createEvalCommand } from './eval.ts';
 
 let workspace: Awaited<ReturnType<typeof toyWorkspace>>;
@@ -134,6 +136,40 @@ describe('weft eval', () => {
     expect(await readFile(path.join(out, 'summary.md'), 'utf8')).toContain('| bm25 |');
   });
 
+  it('warns, on stderr and in --json, when updates since weft train made the trained artifacts stale', async () => {
+    // Artifacts without FITTED-ON count as fitted on version 0; two updates since changed 5 records.
+    await mkdir(path.join(workspace.db, 'artifacts'), { recursive: true });
+    await writeFile(path.join(workspace.db, 'artifacts', 'eval-test.marker.json'), '{}\n');
+    const opener = toyOpener();
+    const updated: StoreOpener = async (directory, options) => {
+      const store = await opener.open(directory, options);
+      return { ...store, manifest: { ...store.manifest, storeVersion: 2, changedRecords: 5 } };
+    };
+    const command = createEvalCommand({ openStore: updated, registry: createStackRegistry() });
+    const args = ['eval', workspace.bundle, '--db', workspace.db, '--set', 'toy', '--stack', 'bm25'];
+    const c = captureIo();
+    expect(await runCli([...args, '--json'], c.io, [command])).toBe(0);
+    expect(c.err()).toContain(
+      'warning: the trained artifacts were fitted on store version 0; 2 update(s) since changed 5 records',
+    );
+    const summary = JSON.parse(c.out());
+    expect(summary.warnings).toHaveLength(1);
+    expect(summary.warnings[0]).toContain('may be stale — run weft train to refit them');
+    const text = captureIo();
+    expect(await runCli(args, text.io, [command])).toBe(0);
+    expect(text.err()).toContain('warning: the trained artifacts were fitted on store version 0');
+
+    // Refitted on the version the store is at: no warning, and no warnings field.
+    await writeFile(
+      path.join(workspace.db, 'artifacts', fittedOnFileName),
+      JSON.stringify({ storeVersion: 2, changedRecords: 5, fittedAt: '2026-01-02T00:00:00.000Z' }),
+    );
+    const refitted = captureIo();
+    expect(await runCli([...args, '--json'], refitted.io, [command])).toBe(0);
+    expect(refitted.err()).not.toContain('warning:');
+    expect(JSON.parse(refitted.out()).warnings).toBeUndefined();
+  });
+
   it('exits 2 on an unknown set, a bad split, a missing bundle, or a store without the gold answers', async () => {
     const command = createEvalCommand({ openStore: toyOpener().open, registry: createStackRegistry() });
     const unknown = captureIo();
@@ -153,7 +189,6 @@ describe('weft eval', () => {
     expect(
       await runCli(['eval', '/no/such/bundle', '--db', workspace.db, '--set', 'toy'], bundle.io, [command]),
     ).toBe(2);
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(
       path.join(workspace.bundle, 'queries', 'other.jsonl'),
       `${JSON.stringify({ id: 'x1', query: 'q', answers: ['wn:123'], split: 'test' })}\n`,
@@ -203,7 +238,6 @@ describe('weft eval: linking and oracles', () => {
   const evalCommand = () =>
     createEvalCommand({ openStore: toyOpener().open, registry: createStackRegistry() });
   const anchoredSet = async () => {
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(
       path.join(workspace.bundle, 'queries', 'anchored.jsonl'),
       `${anchoredQueries.map((q) => JSON.stringify(q)).join('\n')}\n`,

@@ -34,7 +34,7 @@ import {
 import { Progress } from '../progress.ts';
 import type { StackCreateOptions, StackRegistry } from '@weft/stacks';
 import { modelOptionDetails, modelOptions, parseModelOptions, stackCreateOptions } from '../model-options.ts';
-import type { OpenedStore } from '@weft/store';
+import { type OpenedStore, staleArtifactsWarning } from '@weft/store';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 
 const splits = ['train', 'val', 'test'] as const;
@@ -141,8 +141,14 @@ async function checkGold(store: OpenedStore, gold: readonly string[]): Promise<v
   }
 }
 
+/** What `weft eval` reports: the summary, with the warnings about the store when there are any. */
+export type EvalReport = EvaluationSummary & {
+  /** E.g. that the trained artifacts may be stale (`staleArtifactsWarning` of `@weft/store`). */
+  readonly warnings?: readonly string[];
+};
+
 /** Evaluates stacks on one query set and split of a bundle against an opened store. */
-export async function runEvaluation(run: EvalRun): Promise<EvaluationSummary> {
+export async function runEvaluation(run: EvalRun): Promise<EvalReport> {
   let queries = await readQuerySet(run.bundle, run.set, { split: run.split });
   if (run.maxQueries !== undefined) queries = queries.slice(0, run.maxQueries);
   if (queries.length === 0) {
@@ -165,6 +171,9 @@ export async function runEvaluation(run: EvalRun): Promise<EvaluationSummary> {
       message: `--oracle ${oracle.anchors ? 'anchors' : 'model'} needs gold anchors (meta.anchors), and no ${run.split} query of "${run.set}" carries any`,
     });
   }
+  // Figures of trained stacks fitted before many updates (weft update) say so, as weft query does.
+  const stale = await staleArtifactsWarning(run.store.directory, run.store.manifest);
+  if (stale) run.stderr.write(`warning: ${stale}\n`);
   let createOptions: StackCreateOptions = run.createOptions ?? {};
   if (oracle?.model) {
     const { model, note } = await oracleModel(run, queries, oracle.model);
@@ -233,11 +242,14 @@ export async function runEvaluation(run: EvalRun): Promise<EvaluationSummary> {
         : [];
     });
     const label = oracleLabel(oracle);
-    const summary = evaluationSummary(
-      evaluation,
-      { set: run.set, split: run.split, ...(label ? { oracle: label } : {}) },
-      comparisons,
-    );
+    const summary: EvalReport = {
+      ...evaluationSummary(
+        evaluation,
+        { set: run.set, split: run.split, ...(label ? { oracle: label } : {}) },
+        comparisons,
+      ),
+      ...(stale ? { warnings: [stale] } : {}),
+    };
     if (run.out) {
       await writeFile(path.join(run.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
       await writeFile(path.join(run.out, 'summary.md'), `${evaluationMarkdown(summary)}\n`);
@@ -274,7 +286,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       '--out <dir>       write records.jsonl (one line per query and stack: ranking, metrics, LLM calls',
       '                  and tokens, stage warnings), summary.md and summary.json',
       '--json            print exactly one JSON object (metrics in percent, LLM calls and tokens per',
-      '                  query) instead of the table',
+      '                  query; warnings, when the trained artifacts may be stale) instead of the table',
       "--oracle O        replace a part of every stack by the query set's gold annotations, to see where",
       '                  the loss is (needs meta.anchors; repeatable: anchors with model or noisy-model):',
       '                  anchors      every plan gets the gold anchors instead of its own (confidence 1,',

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { retrieve } from '@weft/core';
-import { artifactFreshness } from '@weft/store';
+import { staleArtifactsWarning } from '@weft/store';
 import {
   type Command,
   integerOption,
@@ -83,7 +83,7 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
         );
         const answer = queryResultJson(result, labels, { query: text, stack: retriever.name, explain });
         // Trained parts fitted before many updates (weft update) are reported, never used silently.
-        const stale = (await artifactFreshness(store.directory, store.manifest))?.warning;
+        const stale = await staleArtifactsWarning(store.directory, store.manifest);
         const json = stale ? { ...answer, warnings: [...answer.warnings, stale] } : answer;
         const { results } = json;
         if (args.values.json === true) {
