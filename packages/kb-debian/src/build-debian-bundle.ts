@@ -80,7 +80,9 @@ export async function buildDebianBundle(options: BuildDebianBundleOptions): Prom
   const report = await validateBundle(options.out, { onProgress: progress });
   if (!report.ok) {
     const examples = report.issues.slice(0, 5).map(formatSkbIssue).join('\n  ');
-    throw new Error(`the Debian bundle in ${options.out} is invalid (${report.totalIssues} issues):\n  ${examples}`);
+    throw new Error(
+      `the Debian bundle in ${options.out} is invalid (${report.totalIssues} issues):\n  ${examples}`,
+    );
   }
   return {
     directory: options.out,

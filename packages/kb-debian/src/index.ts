@@ -16,6 +16,11 @@ export {
   readAnnotations,
   readQuerySet,
 } from './query-sets.ts';
-export { candidatesOf, EdgeIndex, type RelationalConstraint, type RelationalPart } from './relational-part.ts';
+export {
+  candidatesOf,
+  EdgeIndex,
+  type RelationalConstraint,
+  type RelationalPart,
+} from './relational-part.ts';
 export { candidatesOfPaths, followPath, type RelationPath, relationPaths } from './relation-paths.ts';
 export { debtags, longDescription, maintainerName, parseStanzas, relationAlternatives } from './stanzas.ts';
