@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateAptLists, readAptList } from './apt-lists.ts';
 import { buildDebianBundle, type DebianBundleReport } from './build-debian-bundle.ts';
 import { extractDebianGraph, translationIndex } from './debian-graph.ts';
-import { readAnnotations, readQuerySet } from './query-sets.ts';
+import { annotatedSetNames, readAnnotations, readQuerySet } from './query-sets.ts';
 import { candidatesOf, EdgeIndex } from './relational-part.ts';
 import { candidatesOfPaths, type RelationPath } from './relation-paths.ts';
 import { parseStanzas } from './stanzas.ts';
@@ -37,7 +37,7 @@ describe.skipIf(missing)('the query sets on the graph of bookworm main', () => {
   }, 300_000);
 
   it('has every answer of both sets as a package node', async () => {
-    for (const set of ['described', 'text']) {
+    for (const set of ['described', 'text', 'hybrid']) {
       for (const query of await readQuerySet(set)) {
         for (const answer of query.answers)
           expect(nodes.get(answer)?.type, `${query.id}: ${answer}`).toBe('package');
@@ -45,18 +45,20 @@ describe.skipIf(missing)('the query sets on the graph of bookworm main', () => {
     }
   });
 
-  it('follows every relation path of the described set to exactly the annotated candidates', async () => {
-    const annotations = await readAnnotations('described');
-    for (const [i, query] of (await readQuerySet('described')).entries()) {
-      const annotation = annotations[i]!;
-      for (const anchor of (query.meta?.anchors ?? []) as string[])
-        expect(nodes.has(anchor), `${query.id}: ${anchor}`).toBe(true);
-      const candidates = annotation.candidates.map((c) => c.id).sort();
-      expect(candidatesOf(annotation.relational_part, index), query.id).toEqual(candidates);
-      expect(candidatesOfPaths(query.meta?.paths as RelationPath[], 'package', index), query.id).toEqual(
-        candidates,
-      );
-      for (const answer of query.answers) expect(candidates, query.id).toContain(answer);
+  it('follows every relation path of the described and hybrid sets to exactly the annotated candidates', async () => {
+    for (const set of annotatedSetNames) {
+      const annotations = await readAnnotations(set);
+      for (const [i, query] of (await readQuerySet(set)).entries()) {
+        const annotation = annotations[i]!;
+        for (const anchor of (query.meta?.anchors ?? []) as string[])
+          expect(nodes.has(anchor), `${query.id}: ${anchor}`).toBe(true);
+        const candidates = annotation.candidates.map((c) => c.id).sort();
+        expect(candidatesOf(annotation.relational_part, index), query.id).toEqual(candidates);
+        expect(candidatesOfPaths(query.meta?.paths as RelationPath[], 'package', index), query.id).toEqual(
+          candidates,
+        );
+        for (const answer of query.answers) expect(candidates, query.id).toContain(answer);
+      }
     }
   });
 
@@ -95,7 +97,11 @@ describe.skipIf(missing || !existsSync('/usr/lib/apt/apt-helper'))('buildDebianB
   });
 
   it('writes a valid bundle (the builder validates it) with both query sets and SOURCE.md', async () => {
-    expect(report.queries).toMatchObject({ described: expect.any(Number), text: expect.any(Number) });
+    expect(report.queries).toMatchObject({
+      described: expect.any(Number),
+      text: expect.any(Number),
+      hybrid: expect.any(Number),
+    });
     expect(report.longDescriptions).toBeGreaterThan(0.9 * (report.statistics.nodesByType.package ?? 0));
     const source = await readFile(join(directory, 'SOURCE.md'), 'utf8');
     expect(source).toContain('Debian archive metadata');

@@ -7,10 +7,13 @@ import type { RelationalPart } from './relational-part.ts';
 export const queriesDirectory = fileURLToPath(new URL('../queries/', import.meta.url));
 
 /** The query sets the bundle carries: `queries/<set>.jsonl` of this package. */
-export const querySetNames = ['described', 'text'] as const;
+export const querySetNames = ['described', 'text', 'hybrid'] as const;
 
-/** The sets judged through relational parts, with `queries/<set>.annotations.jsonl` beside them. */
-export const annotatedSetNames = ['described'] as const;
+/**
+ * The sets judged through relational parts, with `queries/<set>.annotations.jsonl` beside them.
+ * `described` only ever describes its anchors; `hybrid` names them.
+ */
+export const annotatedSetNames = ['described', 'hybrid'] as const;
 export type AnnotatedSetName = (typeof annotatedSetNames)[number];
 
 export interface CandidateJudgment {

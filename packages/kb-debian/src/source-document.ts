@@ -104,6 +104,8 @@ ${table(
   that meets the requirement (\`queries/described.annotations.jsonl\` has each judgment and its reason).
   \`meta.paths\` are read from the anchor towards the answer (\`direction\` \`out\` from an edge's
   source to its destination, \`in\` back).
+* **hybrid** — the same kind of questions with the anchor **named** ("Which genome analysis packages
+  depend on libtre5?"), judged the same way (\`queries/hybrid.annotations.jsonl\`).
 * **text** — text-only questions: what the software does, in other words than its description; gold
   is every package whose description fits, found by searching all descriptions.
 
