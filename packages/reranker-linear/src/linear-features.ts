@@ -23,6 +23,8 @@ export const linearFeatures = [
   'relationDocument',
   'selfDocument',
   'relationSure',
+  'neighbourText',
+  'neighbourDocument',
 ] as const;
 
 export type LinearFeature = (typeof linearFeatures)[number];
@@ -91,6 +93,9 @@ export function featureRows(candidates: readonly Candidate[], plan: Plan): numbe
       // Next to a named node over a relation the plan is sure of: the answers of such a question
       // are that node's neighbours (HybGRAG's ego-graph), whatever their words.
       relationSure: relationMatch >= 0.8 ? 1 : 0,
+      // Next to a node the question describes, and matching the rest of it.
+      neighbourText: s.neighbourText ?? 0,
+      neighbourDocument: (s.neighbourText ?? 0) * document[i]!,
     };
     return linearFeatures.map((f) => row[f]);
   });

@@ -79,6 +79,20 @@ describe('FieldTraverser', () => {
     expect(await linked({ relativeSpecificity: 0 })).toBeCloseTo(0.5);
   });
 
+  it('scores the candidates next to a node the question describes without naming it (neighbourText)', async () => {
+    // No mention: "the maker of printers" describes Canon by its own text only.
+    const query = 'a product of the maker of printers';
+    const traverse = (options: { describedK?: number }) =>
+      new FieldTraverser(options).doTraverse({ query, plan: plan(query), limit: 20, context });
+    const candidates = await traverse({});
+    const score = (id: string) => candidates.find((c) => c.id === id)?.scores.neighbourText;
+    expect(score('p:eos')).toBeCloseTo(1);
+    expect(score('p:ef')).toBeCloseTo(1);
+    // Nikon's text shares only "maker": less.
+    expect(score('p:d850')).toBeLessThan(1);
+    expect((await traverse({ describedK: 0 })).every((c) => c.scores.neighbourText === undefined)).toBe(true);
+  });
+
   it('sees adjacency from the candidate side when the named node is expanded only in part (a hub)', async () => {
     const graph = new MockGraphStore(toySkb());
     const query = 'telephoto zoom lens';

@@ -37,6 +37,13 @@ export interface FieldTraverserOptions {
    * own. (An id-filtered dense search costs LanceDB an exact scan, ~60 ms on WordNet.)
    */
   readonly denseK?: number;
+  /**
+   * The question's best own-document matches over every node type (default 50; 0 turns it off):
+   * a candidate next to one of them scores `neighbourText`, the best such match's share of the
+   * top score. Questions describe the node they build on ("the library that implements SSH")
+   * more often than they name it; its description matches, and its neighbours are the answers.
+   */
+  readonly describedK?: number;
 }
 
 /** The query-only searches, started by `doPrepare` while the planner runs. */
@@ -44,6 +51,8 @@ interface GlobalSearches {
   readonly document: Promise<IndexHit[]>;
   readonly combined: Promise<IndexHit[]> | undefined;
   readonly dense: Promise<IndexHit[]> | undefined;
+  /** The question's best matches over every node type; undefined when `describedK` is 0. */
+  readonly described: Promise<IndexHit[]> | undefined;
 }
 
 /** How a candidate touches a node the query names. */
@@ -79,6 +88,8 @@ interface Pool {
   readonly combined: Map<string, number>;
   readonly dense: Map<string, number>;
   readonly adjacency: Map<string, Adjacency[]>;
+  /** `neighbourText` of the candidates next to a described match. */
+  readonly neighbourText: Map<string, number>;
 }
 
 const add = (pool: Pool, hits: readonly IndexHit[], into: Map<string, number>, k: number) => {
@@ -143,11 +154,13 @@ export class FieldTraverser implements TraverserV1 {
       combined: new Map(),
       dense: new Map(),
       adjacency: new Map(),
+      neighbourText: new Map(),
     };
-    const [document, combined, dense, structural] = await Promise.all([
+    const [document, combined, dense, described, structural] = await Promise.all([
       searches.document,
       searches.combined,
       searches.dense,
+      searches.described,
       this.anchorNeighbours(plan, context),
     ]);
     add(pool, document, pool.document, k);
@@ -162,7 +175,7 @@ export class FieldTraverser implements TraverserV1 {
       const floor = dense.at(-1)?.score ?? 0;
       for (const id of pool.ids) if (!pool.dense.has(id)) pool.dense.set(id, floor);
     }
-    await this.candidateSideAdjacency(plan, pool, context);
+    await this.candidateNeighbours(query, plan, described, pool, context);
     return this.candidates(plan, pool, limit);
   }
 
@@ -180,6 +193,7 @@ export class FieldTraverser implements TraverserV1 {
     };
     const first = (lists: Promise<IndexHit[][]>) => lists.then((l) => l[0] ?? []);
     const hasCombined = textFields(context.text).includes('combined');
+    const describedK = this.options.describedK ?? 50;
     const searches: GlobalSearches = {
       document: first(searchText(context.text, [query], common)),
       combined: hasCombined
@@ -194,9 +208,11 @@ export class FieldTraverser implements TraverserV1 {
               }),
             )
           : undefined,
+      described: describedK > 0 ? this.describedSearch(query, describedK, hasCombined, context) : undefined,
     };
     // Rejections surface in doTraverse when awaited; a handle that is never used must not crash the process.
-    for (const search of [searches.document, searches.combined, searches.dense]) search?.catch(() => {});
+    for (const search of [searches.document, searches.combined, searches.dense, searches.described])
+      search?.catch(() => {});
     return searches;
   }
 
@@ -338,22 +354,41 @@ export class FieldTraverser implements TraverserV1 {
   }
 
   /**
-   * Adjacency seen from the candidates: a candidate next to a mentioned node counts even when that
-   * node is a hub whose own neighbour list was cut at `neighborsPerNode`.
+   * What the candidates' own neighbour lists say (a hub's list, seen from its side, would be cut at
+   * `neighborsPerNode`): adjacency to a mentioned node, and `neighbourText` — the best share of the
+   * question's matches over every type (`described`) among the candidate's neighbours.
    */
-  private async candidateSideAdjacency(plan: Plan, pool: Pool, context: RetrievalContext): Promise<void> {
+  private async candidateNeighbours(
+    query: string,
+    plan: Plan,
+    described: readonly IndexHit[] | undefined,
+    pool: Pool,
+    context: RetrievalContext,
+  ): Promise<void> {
     const named = this.expanded(plan);
-    const seeds = pool.ids.filter((id) => !pool.adjacency.has(id));
-    if (named.size === 0 || seeds.length === 0) return;
+    const top = described?.[0]?.score ?? 0;
+    const share = new Map(top > 0 ? described!.map((hit) => [hit.id, hit.score / top]) : []);
+    const needAdjacency = new Set(named.size > 0 ? pool.ids.filter((id) => !pool.adjacency.has(id)) : []);
+    const seeds = share.size > 0 ? pool.ids : [...needAdjacency];
+    if (seeds.length === 0) return;
     const neighbours = await context.graph.doNeighbors({
       seeds,
       direction: 'both',
-      // Only the named nodes' types can be named nodes; a cap keeps a hub candidate cheap.
-      nodeTypes: [...new Set([...named.values()].flatMap((list) => list.map((o) => o.type)))],
+      // Without described matches only the named nodes' types matter; a cap keeps a hub candidate cheap.
+      ...(share.size === 0
+        ? { nodeTypes: [...new Set([...named.values()].flatMap((list) => list.map((o) => o.type)))] }
+        : {}),
       limitPerSeed: 2000,
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
+    const described_ = new Map<string, Map<string, number>>();
     for (const n of neighbours) {
+      const s = share.get(n.node);
+      if (s !== undefined && n.node !== n.seed) {
+        const list = described_.get(n.seed) ?? described_.set(n.seed, new Map()).get(n.seed)!;
+        list.set(n.node, s);
+      }
+      if (!needAdjacency.has(n.seed)) continue;
       const namedBy = namesakes(named.get(n.seed));
       for (const owner of named.get(n.node) ?? []) {
         if (namedBy.has(owner.anchor)) continue;
@@ -369,6 +404,98 @@ export class FieldTraverser implements TraverserV1 {
         });
       }
     }
+    if (described_.size > 0) await this.neighbourText(query, described_, pool, context);
+  }
+
+  /**
+   * `neighbourText`: the best described neighbour's share × what it adds to the candidate's own
+   * match — the share of the query's words (by inverse document frequency) that the neighbour's
+   * document holds and the candidate's does not. A question that only describes its answer matches
+   * the answer's kin (its library, its data package, its hyponyms) with the same words: they add
+   * nothing. One that describes the node it builds on matches that node with other words.
+   */
+  private async neighbourText(
+    query: string,
+    described: ReadonlyMap<string, ReadonlyMap<string, number>>,
+    pool: Pool,
+    context: RetrievalContext,
+  ): Promise<void> {
+    const text = context.text;
+    const analyse = text.specificationVersion === 'v2' ? text.doTermStatistics : undefined;
+    if (!analyse) {
+      for (const [id, list] of described) pool.neighbourText.set(id, Math.max(...list.values()));
+      return;
+    }
+    const ids = [...new Set([...described.keys(), ...[...described.values()].flatMap((m) => [...m.keys()])])];
+    const nodes = await context.graph.doGetNodes(
+      ids,
+      context.abortSignal ? { abortSignal: context.abortSignal } : {},
+    );
+    const documents = nodes.map((node) =>
+      node
+        ? [node.name, ...(node.aliases ?? []), node.text].filter((part) => part.length > 0).join(' ; ')
+        : '',
+    );
+    const [question, ...analysed] = await analyse.call(text, { texts: [query, ...documents] });
+    if (!question || question.documents === 0) return;
+    const n = question.documents;
+    const idf = new Map(
+      question.terms.map((t) => [
+        t.term,
+        Math.log(1 + (n - t.documentFrequency + 0.5) / (t.documentFrequency + 0.5)),
+      ]),
+    );
+    const termsOf = new Map(
+      ids.map((id, i) => [
+        id,
+        new Set((analysed[i]?.terms ?? []).map((t) => t.term).filter((t) => idf.has(t))),
+      ]),
+    );
+    for (const [id, list] of described) {
+      const own = termsOf.get(id) ?? new Set<string>();
+      let best = 0;
+      for (const [neighbour, share] of list) {
+        let matched = 0;
+        let novel = 0;
+        for (const term of termsOf.get(neighbour) ?? []) {
+          const weight = idf.get(term)!;
+          matched += weight;
+          if (!own.has(term)) novel += weight;
+        }
+        if (matched > 0) best = Math.max(best, (share * novel) / matched);
+      }
+      if (best > 0) pool.neighbourText.set(id, best);
+    }
+  }
+
+  /**
+   * The question's best matches over every node type, by own document and (where the index has it)
+   * relation-aware document, each scored by its share of its field's best: a node with no text of
+   * its own is described by what it is linked to.
+   */
+  private async describedSearch(
+    query: string,
+    k: number,
+    hasCombined: boolean,
+    context: RetrievalContext,
+  ): Promise<IndexHit[]> {
+    const search = (field?: string) =>
+      searchText(context.text, [query], {
+        limit: k,
+        ...(field ? { field } : {}),
+        ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+      }).then((lists) => lists[0] ?? []);
+    const lists = await Promise.all([search(), hasCombined ? search('combined') : []]);
+    const share = new Map<string, IndexHit>();
+    for (const list of lists) {
+      const top = list[0]?.score ?? 0;
+      if (top <= 0) continue;
+      for (const hit of list) {
+        const s = hit.score / top;
+        if (s > (share.get(hit.id)?.score ?? 0)) share.set(hit.id, { ...hit, score: s });
+      }
+    }
+    return [...share.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   }
 
   private candidates(plan: Plan, pool: Pool, limit: number): Candidate[] {
@@ -401,6 +528,7 @@ export class FieldTraverser implements TraverserV1 {
         bm25: pool.document.get(id) ?? 0,
         bm25Relations: pool.combined.get(id) ?? 0,
         ...(pool.dense.size > 0 ? { dense: pool.dense.get(id) ?? 0 } : {}),
+        ...(this.options.describedK !== 0 ? { neighbourText: pool.neighbourText.get(id) ?? 0 } : {}),
         anchorLink,
         anchorSelf: named.get(id) ?? 0,
         ...(type !== undefined && typeScore.size > 0 ? { targetType: typeScore.get(type) ?? 0 } : {}),

@@ -1,2 +1,2 @@
 export { FieldTraverser, type FieldTraverserOptions } from './field-traverser.ts';
-export { untrainedAnchorWeight, untrainedScore } from './untrained-score.ts';
+export { untrainedAnchorWeight, untrainedNeighbourTextWeight, untrainedScore } from './untrained-score.ts';

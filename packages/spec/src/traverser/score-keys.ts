@@ -14,6 +14,12 @@ export interface KnownScores {
   readonly anchorLink?: number;
   /** Best link score of a mention naming a node two hops away. */
   readonly anchorLink2?: number;
+  /**
+   * In [0, 1]: how well the question matches the own document of this node's best-matching
+   * neighbour (any type), relative to the question's best match over every node: the question may
+   * describe the node it builds on instead of naming it.
+   */
+  readonly neighbourText?: number;
   /** The node itself is named by a query mention (link score in [0, 1]). */
   readonly anchorSelf?: number;
   /** Probability, in [0, 1], that the relation connecting the node to a linked mention is the one the query asks about. */
