@@ -101,7 +101,7 @@ export async function readSectionedFile<Fields>(
   if (header?.length !== bytes.length || typeof header.sections !== 'object') return undefined;
   const base = align(12 + jsonLength);
   // Typed arrays need aligned offsets: a buffer that does not start at a multiple of 8 is copied once.
-  const data = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
+  const data = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(new Uint8Array(bytes).buffer);
   function section(name: string, width: number): Uint8Array | Uint16Array | Uint32Array {
     const place = Object.hasOwn(header.sections, name) ? header.sections[name] : undefined;
     if (!place) throw new RangeError(`no section ${name}`);
