@@ -1,5 +1,5 @@
 import { NameIndex, type PackedNameIndex } from './name-index.ts';
-import { PackedStrings, PackedStringTable } from './packed-strings.ts';
+import { encodeDeltas, PackedStrings, PackedStringTable } from './packed-strings.ts';
 import { readSectionedFile, type SectionedFile, writeSectionedFile } from './sectioned-file.ts';
 
 /**
@@ -42,8 +42,13 @@ export async function writeNameIndexFile(path: string, index: NameIndex, stamp: 
   strings('labelSpellings', state.labelSpellings);
   if (state.grams) {
     strings('gramKeys', state.grams.keys, true);
-    sections.gramStart = state.grams.start;
-    sections.gramLabels = state.grams.labels;
+    const { start, labels } = state.grams;
+    const counts = new Uint32Array(start.length - 1);
+    for (let i = 0; i < counts.length; i++) counts[i] = start[i + 1]! - start[i]!;
+    const coded = encodeDeltas(start, labels);
+    sections.gramCounts = counts;
+    sections.gramStart = coded.start;
+    sections.gramPostings = coded.bytes;
     sections.labelGramTotal = state.grams.labelGramTotal;
   }
   await writeSectionedFile(path, magic, { stamp, types: state.types } satisfies Fields, sections);
@@ -107,14 +112,15 @@ function packedIndex(file: SectionedFile<Fields>, types: readonly string[]): Pac
   let grams: PackedNameIndex['grams'];
   if (file.has('gramKeys.bytes')) {
     const keys = table('gramKeys');
+    const counts = numbers('gramCounts');
     const start = numbers('gramStart');
-    const gramLabels = numbers('gramLabels');
+    const postings = file.section('gramPostings', 1);
     const labelGramTotal = numbers('labelGramTotal');
-    // The postings' items are not checked one by one (~3 × 10^7 of them at 10^6 nodes): an item out
-    // of range reads `undefined` and scores nothing.
-    lists(keys.length, start, gramLabels);
+    // The coded postings are not checked one by one (~3 × 10^7 items at 10^6 nodes): a malformed
+    // code decodes to labels out of range, which read `undefined` and score nothing.
+    if (counts.length !== keys.length || !PackedStrings.valid(postings, start)) malformed();
     if (labelGramTotal.length !== labels.length) malformed();
-    grams = { keys, start, labels: gramLabels, labelGramTotal };
+    grams = { keys, counts, start, postings, labelGramTotal };
   }
   return {
     ids,

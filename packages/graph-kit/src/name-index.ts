@@ -1,6 +1,6 @@
 import { trigramCount, trigrams, trigramSimilarity } from '@weft/kit';
 import type { NameMatch } from '@weft/spec';
-import type { PackedStrings, PackedStringTable } from './packed-strings.ts';
+import { decodeDeltas, type PackedStrings, type PackedStringTable } from './packed-strings.ts';
 
 export interface NameIndexEntry {
   readonly id: string;
@@ -49,6 +49,10 @@ function slice(start: Uint32Array, items: Uint32Array, i: number): Uint32Array {
   return items.subarray(start[i]!, start[i + 1]!);
 }
 
+function decodePostings(grams: NonNullable<PackedNameIndex['grams']>, key: number): Uint32Array {
+  return decodeDeltas(grams.postings, grams.start[key]!, grams.start[key + 1]!, grams.counts[key]!);
+}
+
 export interface NameLookupOptions {
   readonly nodeTypes?: readonly string[];
   readonly limit: number;
@@ -86,10 +90,15 @@ export interface PackedNameIndex {
   readonly labelStart: Uint32Array;
   readonly labelNodeList: Uint32Array;
   readonly labelSpellings: PackedStrings;
+  /**
+   * The trigram postings: of gram `i`, `counts[i]` labels, coded by `encodeDeltas` in
+   * `postings[start[i]…start[i+1]]` (decoded when a fuzzy look-up needs that gram's list).
+   */
   readonly grams?: {
     readonly keys: PackedStringTable;
+    readonly counts: Uint32Array;
     readonly start: Uint32Array;
-    readonly labels: Uint32Array;
+    readonly postings: Uint8Array;
     readonly labelGramTotal: Uint32Array;
   };
 }
@@ -237,11 +246,19 @@ export class NameIndex {
     return key < 0 ? [] : slice(aliasStart, aliasNodes, key);
   }
 
+  /** How many labels carry `gram`. */
+  private postingCount(gram: string): number {
+    const grams = this.packed?.grams;
+    if (!grams) return this.postings.get(gram)?.length ?? 0;
+    const key = grams.keys.find(gram);
+    return key < 0 ? 0 : grams.counts[key]!;
+  }
+
   private postingsOf(gram: string): ArrayLike<number> {
     const grams = this.packed?.grams;
     if (!grams) return this.postings.get(gram) ?? [];
     const key = grams.keys.find(gram);
-    return key < 0 ? [] : slice(grams.start, grams.labels, key);
+    return key < 0 ? [] : decodePostings(grams, key);
   }
 
   private gramTotalOf(label: number): number {
@@ -281,7 +298,11 @@ export class NameIndex {
     if (packed) {
       let grams: NameIndexState['grams'];
       if (packed.grams) {
-        const { keys, start, labels, labelGramTotal } = packed.grams;
+        const { keys, counts, labelGramTotal } = packed.grams;
+        const start = new Uint32Array(counts.length + 1);
+        for (let i = 0; i < counts.length; i++) start[i + 1] = start[i]! + counts[i]!;
+        const labels = new Uint32Array(start[counts.length]!);
+        for (let i = 0; i < counts.length; i++) labels.set(decodePostings(packed.grams, i), start[i]!);
         grams = { keys: keys.strings.toArray(), start, labels, labelGramTotal };
       } else if (this.gramsBuilt) grams = this.builtGrams();
       return {
@@ -419,14 +440,14 @@ export class NameIndex {
     // assumed shared in the upper bound, so pruning stays safe. A label sharing only common grams
     // with the query is then missed — approximate by design, and only on large graphs.
     const cap = Math.max(commonGramFloor, Math.ceil(labelCount * commonGramShare));
-    const lists = [...query].map(([gram, count]) => ({ count, labels: this.postingsOf(gram) }));
-    let rare = lists.filter((list) => list.labels.length <= cap);
-    if (rare.length === 0 && lists.length > 0)
-      rare = [lists.reduce((a, b) => (b.labels.length < a.labels.length ? b : a))];
+    const lists = [...query].map(([gram, count]) => ({ gram, count, size: this.postingCount(gram) }));
+    let rare = lists.filter((list) => list.size <= cap);
+    if (rare.length === 0 && lists.length > 0) rare = [lists.reduce((a, b) => (b.size < a.size ? b : a))];
     let assumed = 0;
     for (const list of lists) if (!rare.includes(list)) assumed += list.count;
     // Upper bound of the shared trigram count per label: the query's count of every gram it shares.
-    for (const { count, labels } of rare) {
+    for (const { gram, count } of rare) {
+      const labels = this.postingsOf(gram);
       for (let i = 0; i < labels.length; i++) {
         const label = labels[i]!;
         if (scores[label] === 0) touched.push(label);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PackedStrings, PackedStringTable } from './packed-strings.ts';
+import { decodeDeltas, encodeDeltas, PackedStrings, PackedStringTable } from './packed-strings.ts';
 
 describe('packed strings and their hash table', () => {
   it('give back every string, and find each (and nothing else) through the table', () => {
@@ -40,5 +40,21 @@ describe('packed strings and their hash table', () => {
     expect(PackedStringTable.valid(new Uint32Array(8).fill(1), 3)).toBe(false);
     expect(PackedStringTable.valid(new Uint32Array(12), 3)).toBe(false);
     expect(PackedStringTable.valid(Uint32Array.from([0, 0, 4, 0, 0, 0, 0, 0]), 3)).toBe(false);
+  });
+
+  it('code integer lists as deltas and decode them back, in any order', () => {
+    const lists = [[], [0, 1, 2, 300, 70_000], [5, 3, 0xffff_ffff, 0, 7], [42]];
+    const start = Uint32Array.from([0, ...lists.map((_, i) => lists.slice(0, i + 1).flat().length)]);
+    const coded = encodeDeltas(start, Uint32Array.from(lists.flat()));
+    expect(coded.start.length).toBe(lists.length + 1);
+    expect(PackedStrings.valid(coded.bytes, coded.start)).toBe(true);
+    lists.forEach((list, i) => {
+      expect(
+        Array.from(decodeDeltas(coded.bytes, coded.start[i]!, coded.start[i + 1]!, list.length)),
+      ).toEqual(list);
+    });
+    // Ascending small gaps take a byte each.
+    const ascending = Uint32Array.from({ length: 1_000 }, (_, i) => i * 3);
+    expect(encodeDeltas(Uint32Array.from([0, 1_000]), ascending).bytes.length).toBe(1_000);
   });
 });

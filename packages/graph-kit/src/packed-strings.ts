@@ -133,3 +133,68 @@ export class PackedStringTable {
     return used < capacity;
   }
 }
+
+/**
+ * Lists of integers (`items[start[i]…start[i+1]]`) as variable-length byte codes of the
+ * differences between neighbours (zigzag, 7 bits a byte, so any order is kept): ascending posting
+ * lists take ~1 byte an item instead of 4. `start` of the result holds byte offsets.
+ */
+export function encodeDeltas(
+  start: Uint32Array,
+  items: Uint32Array,
+): { start: Uint32Array; bytes: Uint8Array } {
+  const lists = start.length - 1;
+  const offsets = new Uint32Array(start.length);
+  const zigzag = (i: number, previous: number) => {
+    const delta = items[i]! - previous;
+    return delta >= 0 ? delta * 2 : -delta * 2 - 1;
+  };
+  let size = 0;
+  for (let list = 0; list < lists; list++) {
+    let previous = 0;
+    for (let i = start[list]!; i < start[list + 1]!; i++) {
+      let z = zigzag(i, previous);
+      previous = items[i]!;
+      do {
+        size++;
+        z = Math.floor(z / 128);
+      } while (z > 0);
+    }
+    offsets[list + 1] = size;
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (let list = 0; list < lists; list++) {
+    let previous = 0;
+    for (let i = start[list]!; i < start[list + 1]!; i++) {
+      let z = zigzag(i, previous);
+      previous = items[i]!;
+      while (z >= 128) {
+        bytes[at++] = (z % 128) | 128;
+        z = Math.floor(z / 128);
+      }
+      bytes[at++] = z;
+    }
+  }
+  return { start: offsets, bytes };
+}
+
+/** The `count` integers coded in `bytes[from…to]` by `encodeDeltas` (a malformed code yields garbage, never a throw). */
+export function decodeDeltas(bytes: Uint8Array, from: number, to: number, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  let at = from;
+  let previous = 0;
+  for (let i = 0; i < count && at < to; i++) {
+    let z = 0;
+    let scale = 1;
+    let byte: number;
+    do {
+      byte = bytes[at++]!;
+      z += (byte & 127) * scale;
+      scale *= 128;
+    } while (byte >= 128 && at < to && scale < 2 ** 35);
+    previous += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    out[i] = previous;
+  }
+  return out;
+}
