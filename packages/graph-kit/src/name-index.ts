@@ -10,7 +10,8 @@ export interface NameIndexEntry {
 }
 
 /**
- * Everything a `NameIndex` holds, as flat lists (`name-index-file.ts` writes and reads it). Lists of
+ * Everything a `NameIndex` holds, as flat lists (what `name-index-file.ts` packs into its file; it
+ * reads the file back as a `PackedNameIndex`). Lists of
  * lists are in compressed form: `labelNodes` of label i are `labelNodeList[labelNodeStart[i]…labelNodeStart[i+1]]`,
  * likewise the aliases (`aliasKeys`) and, when they were built, the trigram postings (`grams`).
  */
