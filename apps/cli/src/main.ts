@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-import { commands } from './commands/index.ts';
-import { runCli } from './run-cli.ts';
+import { enableCompileCache } from 'node:module';
+
+// Node's compile cache (V8 code cache and the type-stripped sources, kept in
+// `$NODE_COMPILE_CACHE` or `<tmpdir>/node-compile-cache`, keyed by each file's content) halves what a
+// command spends importing its modules: `weft query` imported ~1 s of modules before any work at
+// 10^6 nodes, ~0.45 s with the cache. `NODE_DISABLE_COMPILE_CACHE=1` turns it off. Only modules
+// imported after this call use it, hence the dynamic imports below.
+enableCompileCache();
+const [{ commands }, { runCli }] = await Promise.all([import('./commands/index.ts'), import('./run-cli.ts')]);
 
 process.env.LANCEDB_LOG ??= 'error';
 const code = await runCli(

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,74 @@ describe('the adjacency file', () => {
     } as const;
     expect(read!.expand(typed)).toEqual(scanned.expand(typed));
     expect(read!.sample({ count: 3, seed: 7 })).toEqual(scanned.sample({ count: 3, seed: 7 }));
+    // The id map is the file's hash table: every id found at its offset, the unused offset empty.
+    for (const id of ['ada', 'béla ✓', 'paris', 'rome']) {
+      expect(read!.offsetOf(id)).toBe(scanned.offsetOf(id));
+      expect(read!.idAt(read!.offsetOf(id)!)).toBe(id);
+    }
+    for (const id of ['', 'nobody', 'ad', 'béla']) expect(read!.offsetOf(id)).toBeUndefined();
+    expect(read!.idAt(3)).toBeUndefined();
+    expect([...read!.nodeIds()]).toEqual(['ada', 'béla ✓', 'paris', 'rome']);
+  });
+
+  it('finds every id of a larger graph through the saved hash table', async () => {
+    const count = 5_000;
+    const ids = Array.from({ length: count }, (_, i) => (i % 7 === 0 ? `nœud-${i}` : `n${i * 7919}`));
+    const big: RowReader = async (statement, params, onRow) => {
+      if (statement.includes('collect(n.id)')) {
+        onRow({ type: 'person', offsets: ids.map((_, i) => i), ids });
+        return;
+      }
+      const size = params.size!;
+      onRow({ type: 'knows', packed: ids.map((_, i) => i * size + ((i * 31) % count)) });
+    };
+    const scanned = await CsrAdjacency.load(big, ['person'], ['knows']);
+    const file = join(root, 'big.csr');
+    await writeAdjacencyFile(file, scanned, 's');
+    const read = (await readAdjacencyFile(file, 's'))!;
+    expect(read.nodeCount).toBe(count);
+    for (let i = 0; i < count; i++) expect(read.offsetOf(ids[i]!)).toBe(i);
+    expect(read.offsetOf('n1')).toBeUndefined();
+    const seeds = ids.slice(0, 50);
+    expect(read.expand({ seeds, direction: 'both' })).toEqual(scanned.expand({ seeds, direction: 'both' }));
+  });
+
+  it('is not read in the first format, or truncated, extended or corrupted: the store rebuilds it', async () => {
+    const file = join(root, 'd.csr');
+    await writeAdjacencyFile(file, await load(['a', 'b', 'c', 'd']), 's');
+    const bytes = await readFile(file);
+    expect(bytes.toString('latin1', 0, 8)).toBe('WEFTCSR2');
+    const variants: [string, Buffer][] = [
+      ['first format', Buffer.concat([Buffer.from('WEFTCSR1'), bytes.subarray(8)])],
+      ['truncated', bytes.subarray(0, bytes.length - 4)],
+      ['extended', Buffer.concat([bytes, Buffer.alloc(8)])],
+      [
+        'header length',
+        Buffer.concat([bytes.subarray(0, 8), Buffer.from([255, 255, 0, 0]), bytes.subarray(12)]),
+      ],
+    ];
+    const header = JSON.parse(bytes.toString('utf8', 12, 12 + bytes.readUInt32LE(8))) as {
+      sections: Record<string, [number, number, number]>;
+    };
+    const base = Math.ceil((12 + bytes.readUInt32LE(8)) / 8) * 8;
+    const corrupt = (section: string, index: number, value: number) => {
+      const copy = Buffer.from(bytes);
+      const [at, , width] = header.sections[section]!;
+      if (width === 4) copy.writeUInt32LE(value, base + at + index * 4);
+      else copy[base + at + index] = value;
+      return copy;
+    };
+    variants.push(['an edge offset', corrupt('outStart', 1, 1000)]);
+    variants.push(['an id offset', corrupt('idStart', 2, 0)]);
+    variants.push(['a hash slot', corrupt('idSlots', header.sections.idSlots![1] - 1, 99)]);
+    const full = Buffer.from(bytes);
+    const [slotsAt, slotCount] = header.sections.idSlots!;
+    for (let i = 0; i < slotCount; i++) full.writeUInt32LE(1, base + slotsAt + i * 4);
+    variants.push(['a full hash table', full]);
+    for (const [label, variant] of variants) {
+      await writeFile(file, variant);
+      expect(await readAdjacencyFile(file, 's'), label).toBeUndefined();
+    }
   });
 
   it('is not used when its stamp is another, when it is missing or malformed', async () => {
@@ -60,9 +128,13 @@ describe('the adjacency file', () => {
     expect(await readAdjacencyFile(join(root, 'bad.csr'), 'stamp-1')).toBeUndefined();
   });
 
-  it('is not written when an id holds the separator', async () => {
+  it('keeps ids that hold a NUL (they are length-delimited)', async () => {
     const file = join(root, 'c.csr');
-    expect(await writeAdjacencyFile(file, await load(['a\0b', 'b', 'c', 'd']), 's')).toBe(false);
-    expect(await readAdjacencyFile(file, 's')).toBeUndefined();
+    const scanned = await load(['a\0b', 'b', 'c', 'd']);
+    expect(await writeAdjacencyFile(file, scanned, 's')).toBe(true);
+    const read = await readAdjacencyFile(file, 's');
+    expect(read!.toParts()).toEqual(scanned.toParts());
+    expect(read!.offsetOf('a\0b')).toBe(0);
+    expect(read!.offsetOf('a')).toBeUndefined();
   });
 });

@@ -1,132 +1,110 @@
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import { CsrAdjacency, type CsrAdjacencyParts, type SmallIntArray } from './csr-adjacency.ts';
+import { CsrAdjacency, type SmallIntArray } from './csr-adjacency.ts';
+import { PackedStrings, PackedStringTable } from './packed-strings.ts';
+import { readSectionedFile, writeSectionedFile } from './sectioned-file.ts';
 
 /**
  * A `CsrAdjacency` saved to one file, so that a later process reads it in a fraction of a second
- * instead of scanning every edge through the graph engine (seconds at 10^7 edges). Layout: the magic,
- * a JSON header (its length first), then each array's bytes at a 4-byte-aligned position, and the
- * ids as one UTF-8 string joined by NUL (unused offsets are empty). `stamp` names the graph the file
- * was made from (e.g. the database file's size and mtime): a file of another stamp is not used.
+ * instead of scanning every edge through the graph engine (seconds at 10^7 edges). A sectioned file
+ * (see `sectioned-file.ts`): the CSR arrays, the ids as packed UTF-8 strings (an unused offset is
+ * empty) and an open-addressing hash table id → offset over them, all read back as typed arrays over
+ * the file's bytes, so opening builds no per-node object (a `Map` of 10^6 ids took ~1 s). `stamp`
+ * names the graph the file was made from (e.g. the database file's size and mtime): a file of another
+ * stamp, or of the first format (`WEFTCSR1`, ids joined by NUL and the map rebuilt at load), is not
+ * used, and the store rebuilds and re-saves it.
  */
-const magic = Buffer.from('WEFTCSR1');
+const magic = 'WEFTCSR2';
 
-interface Header {
+interface Fields {
   readonly stamp: string;
   readonly nodeTypeNames: readonly string[];
   readonly edgeTypeNames: readonly string[];
-  /** [byte offset, element count, bytes per element] of each array, in `arrayNames` order. */
-  readonly arrays: readonly (readonly [number, number, number])[];
-  readonly idsAt: readonly [number, number];
+  readonly nodeCount: number;
 }
 
-const arrayNames = ['nodeType', 'outStart', 'outTarget', 'outType', 'inStart', 'inTarget', 'inType'] as const;
-
-function arraysOf(parts: CsrAdjacencyParts): (Uint32Array | SmallIntArray)[] {
-  return [parts.nodeType, ...parts.out, ...parts.in];
-}
-
-/**
- * Writes `adjacency` to `path` (through a temporary file and a rename, so a reader never sees half
- * a file). Returns false, writing nothing, when an id holds a NUL (the separator).
- */
+/** Writes `adjacency` to `path` (through a temporary file and a rename). Returns true once written. */
 export async function writeAdjacencyFile(
   path: string,
   adjacency: CsrAdjacency,
   stamp: string,
 ): Promise<boolean> {
   const parts = adjacency.toParts();
-  if (parts.ids.some((id) => id?.includes('\0'))) return false;
-  const ids = Buffer.from(parts.ids.map((id) => id ?? '').join('\0'));
-  const arrays = arraysOf(parts);
-  // Positions are relative to the end of the header block, which is padded to 8 bytes.
-  let at = 0;
-  const placed = arrays.map((array) => {
-    const place = [at, array.length, array.BYTES_PER_ELEMENT] as const;
-    at += Math.ceil(array.byteLength / 4) * 4;
-    return place;
-  });
-  const header: Header = {
+  const ids = PackedStringTable.build(PackedStrings.from(parts.ids));
+  const fields: Fields = {
     stamp,
     nodeTypeNames: parts.nodeTypeNames,
     edgeTypeNames: parts.edgeTypeNames,
-    arrays: placed,
-    idsAt: [at, ids.length],
+    nodeCount: adjacency.nodeCount,
   };
-  const json = Buffer.from(JSON.stringify(header));
-  const headerBlock = Buffer.alloc(Math.ceil((magic.length + 4 + json.length) / 8) * 8);
-  magic.copy(headerBlock, 0);
-  headerBlock.writeUInt32LE(json.length, magic.length);
-  json.copy(headerBlock, magic.length + 4);
-  const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const file = await open(temporary, 'w');
-  try {
-    await file.write(headerBlock);
-    for (const array of arrays) {
-      await file.write(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-      const padding = Math.ceil(array.byteLength / 4) * 4 - array.byteLength;
-      if (padding > 0) await file.write(Buffer.alloc(padding));
-    }
-    await file.write(ids);
-    await file.close();
-    await rename(temporary, path);
-    return true;
-  } catch (error) {
-    await file.close().catch(() => undefined);
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeSectionedFile(
+    path,
+    magic,
+    { ...fields },
+    {
+      nodeType: parts.nodeType,
+      outStart: parts.out[0],
+      outTarget: parts.out[1],
+      outType: parts.out[2],
+      inStart: parts.in[0],
+      inTarget: parts.in[1],
+      inType: parts.in[2],
+      idBytes: ids.strings.bytes,
+      idStart: ids.strings.start,
+      idSlots: ids.slots,
+    },
+  );
+  return true;
 }
 
-/** Reads a file of `writeAdjacencyFile`; undefined when there is none, or it is of another stamp or malformed. */
+/** Reads a file of `writeAdjacencyFile`; undefined when there is none, or it is of another stamp or format, or malformed. */
 export async function readAdjacencyFile(path: string, stamp: string): Promise<CsrAdjacency | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch {
+  const file = await readSectionedFile<Fields>(path, magic);
+  if (!file) return undefined;
+  const { header } = file;
+  if (
+    header.stamp !== stamp ||
+    !Array.isArray(header.nodeTypeNames) ||
+    !Array.isArray(header.edgeTypeNames) ||
+    !Number.isSafeInteger(header.nodeCount)
+  )
     return undefined;
-  }
-  if (bytes.length < magic.length + 4 || !bytes.subarray(0, magic.length).equals(magic)) return undefined;
-  const length = bytes.readUInt32LE(magic.length);
-  let header: Header;
   try {
-    header = JSON.parse(bytes.toString('utf8', magic.length + 4, magic.length + 4 + length)) as Header;
-  } catch {
-    return undefined;
-  }
-  if (header.stamp !== stamp || header.arrays.length !== arrayNames.length) return undefined;
-  const base = Math.ceil((magic.length + 4 + length) / 8) * 8;
-  // Typed arrays need aligned offsets: a buffer that does not start at a multiple of 4 is copied once.
-  const data = (bytes.byteOffset + base) % 4 === 0 ? bytes : Buffer.from(bytes);
-  const view = (at: number, count: number, width: number): Uint32Array | SmallIntArray => {
-    const offset = data.byteOffset + base + at;
-    if (base + at + count * width > data.length) throw new RangeError('truncated adjacency file');
-    if (width === 4) return new Uint32Array(data.buffer, offset, count);
-    if (width === 2) return new Uint16Array(data.buffer, offset, count);
-    return new Uint8Array(data.buffer, offset, count);
-  };
-  try {
-    const [nodeType, outStart, outTarget, outType, inStart, inTarget, inType] = header.arrays.map(
-      ([at, count, width]) => view(at, count, width),
-    );
-    const [idsAt, idsLength] = header.idsAt;
-    if (base + idsAt + idsLength > data.length) return undefined;
-    const ids =
-      nodeType!.length === 0
-        ? []
-        : data
-            .toString('utf8', base + idsAt, base + idsAt + idsLength)
-            .split('\0')
-            .map((id) => (id === '' ? undefined : id));
-    if (ids.length !== nodeType!.length) return undefined;
-    return CsrAdjacency.fromParts({
+    const small = (name: string, distinct: number) => {
+      const array = file.section(name, distinct <= 256 ? 1 : 2);
+      return (
+        array instanceof Uint8Array ? new Uint8Array(array.buffer, array.byteOffset, array.length) : array
+      ) as SmallIntArray;
+    };
+    const nodeType = small('nodeType', header.nodeTypeNames.length);
+    const size = nodeType.length;
+    const direction = (prefix: 'out' | 'in'): [Uint32Array, Uint32Array, SmallIntArray] => {
+      const start = file.section(`${prefix}Start`, 4);
+      const target = file.section(`${prefix}Target`, 4);
+      const type = small(`${prefix}Type`, header.edgeTypeNames.length);
+      if (start.length !== size + 1 || type.length !== target.length || start[size] !== target.length)
+        throw new RangeError('malformed adjacency');
+      for (let i = 0; i < size; i++)
+        if (start[i]! > start[i + 1]!) throw new RangeError('malformed adjacency');
+      return [start, target, type];
+    };
+    const out = direction('out');
+    const into = direction('in');
+    const idBytes = file.section('idBytes', 1);
+    const idStart = file.section('idStart', 4);
+    const idSlots = file.section('idSlots', 4);
+    if (idStart.length !== size + 1 || !PackedStrings.valid(idBytes, idStart)) return undefined;
+    if (!PackedStringTable.valid(idSlots, size)) return undefined;
+    const ids = new PackedStringTable(new PackedStrings(idBytes, idStart), idSlots);
+    return CsrAdjacency.fromPackedIds(
+      {
+        nodeType,
+        nodeTypeNames: header.nodeTypeNames,
+        edgeTypeNames: header.edgeTypeNames,
+        out,
+        in: into,
+      },
       ids,
-      nodeType: nodeType as SmallIntArray,
-      nodeTypeNames: header.nodeTypeNames,
-      edgeTypeNames: header.edgeTypeNames,
-      out: [outStart as Uint32Array, outTarget as Uint32Array, outType as SmallIntArray],
-      in: [inStart as Uint32Array, inTarget as Uint32Array, inType as SmallIntArray],
-    });
+      header.nodeCount,
+    );
   } catch {
     return undefined;
   }

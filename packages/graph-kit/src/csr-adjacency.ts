@@ -1,5 +1,6 @@
 import { stableSample } from '@weft/kit';
 import type { EdgeDirection, GraphNeighbor, GraphNeighborsOptions, GraphSampleOptions } from '@weft/spec';
+import type { PackedStringTable } from './packed-strings.ts';
 
 /** Reads one statement's rows one at a time, so a huge result never becomes one JS array. */
 export type RowReader = (
@@ -50,6 +51,61 @@ function smallIntArray(length: number, distinct: number): SmallIntArray {
   return distinct <= 256 ? new Uint8Array(length) : new Uint16Array(length);
 }
 
+/**
+ * The node id of each offset and the offset of each id. Built from an engine scan, it is an array
+ * and a `Map`; read from a file, it is the file's packed ids and their hash table (see
+ * `csr-adjacency-file.ts`): no per-node object is made at load, an id is decoded when it is read.
+ */
+interface NodeIds {
+  /** Offsets holding an id. */
+  readonly count: number;
+  idAt(offset: number): string | undefined;
+  offsetOf(id: string): number | undefined;
+  toArray(): (string | undefined)[];
+}
+
+class ArrayNodeIds implements NodeIds {
+  readonly count: number;
+  private readonly ids: (string | undefined)[];
+  private readonly offsets: Map<string, number>;
+  constructor(ids: (string | undefined)[], offsets: Map<string, number>) {
+    this.ids = ids;
+    this.offsets = offsets;
+    this.count = offsets.size;
+  }
+  idAt(offset: number): string | undefined {
+    return this.ids[offset];
+  }
+  offsetOf(id: string): number | undefined {
+    return this.offsets.get(id);
+  }
+  toArray(): (string | undefined)[] {
+    return this.ids;
+  }
+}
+
+/** Ids from a file: offsets left unused are empty strings, which the table leaves out. */
+class PackedNodeIds implements NodeIds {
+  readonly count: number;
+  private readonly table: PackedStringTable;
+  constructor(table: PackedStringTable, count: number) {
+    this.table = table;
+    this.count = count;
+  }
+  idAt(offset: number): string | undefined {
+    const strings = this.table.strings;
+    return offset < strings.length && !strings.isEmpty(offset) ? strings.get(offset) : undefined;
+  }
+  offsetOf(id: string): number | undefined {
+    if (id === '') return undefined;
+    const offset = this.table.find(id);
+    return offset < 0 ? undefined : offset;
+  }
+  toArray(): (string | undefined)[] {
+    return Array.from({ length: this.table.length }, (_, offset) => this.idAt(offset));
+  }
+}
+
 /** Interns strings as small integers (node types, edge types). */
 class Codes {
   readonly names: string[] = [];
@@ -75,9 +131,7 @@ class Codes {
  * (the id strings dominate that) — see the README for measured figures.
  */
 export class CsrAdjacency {
-  /** Node id per offset (`undefined` for an offset Kùzu left unused). */
-  readonly ids: (string | undefined)[];
-  readonly offsetOf: Map<string, number>;
+  private readonly ids: NodeIds;
   readonly nodeType: SmallIntArray;
   readonly outStart: Uint32Array;
   readonly outTarget: Uint32Array;
@@ -89,8 +143,7 @@ export class CsrAdjacency {
   private readonly edgeTypes: Codes;
 
   private constructor(parts: {
-    ids: (string | undefined)[];
-    offsetOf: Map<string, number>;
+    ids: NodeIds;
     nodeType: SmallIntArray;
     nodeTypes: Codes;
     edgeTypes: Codes;
@@ -98,7 +151,6 @@ export class CsrAdjacency {
     in: [Uint32Array, Uint32Array, SmallIntArray];
   }) {
     this.ids = parts.ids;
-    this.offsetOf = parts.offsetOf;
     this.nodeType = parts.nodeType;
     this.nodeTypes = parts.nodeTypes;
     this.edgeTypes = parts.edgeTypes;
@@ -116,12 +168,28 @@ export class CsrAdjacency {
     parts.ids.forEach((id, offset) => {
       if (id !== undefined) offsetOf.set(id, offset);
     });
-    return new CsrAdjacency({ ...parts, offsetOf, nodeTypes, edgeTypes });
+    return new CsrAdjacency({ ...parts, ids: new ArrayNodeIds(parts.ids, offsetOf), nodeTypes, edgeTypes });
+  }
+
+  /**
+   * An adjacency over `ids`, packed strings with their hash table (unused offsets empty), and
+   * `nodeCount` of them in use: what `readAdjacencyFile` makes, with no id map to build.
+   */
+  static fromPackedIds(
+    parts: Omit<CsrAdjacencyParts, 'ids'>,
+    ids: PackedStringTable,
+    nodeCount: number,
+  ): CsrAdjacency {
+    const nodeTypes = new Codes();
+    const edgeTypes = new Codes();
+    for (const name of parts.nodeTypeNames) nodeTypes.code(name);
+    for (const name of parts.edgeTypeNames) edgeTypes.code(name);
+    return new CsrAdjacency({ ...parts, ids: new PackedNodeIds(ids, nodeCount), nodeTypes, edgeTypes });
   }
 
   toParts(): CsrAdjacencyParts {
     return {
-      ids: this.ids,
+      ids: this.ids.toArray(),
       nodeType: this.nodeType,
       nodeTypeNames: this.nodeTypes.names,
       edgeTypeNames: this.edgeTypes.names,
@@ -205,8 +273,7 @@ export class CsrAdjacency {
       return [start, target, types];
     };
     return new CsrAdjacency({
-      ids,
-      offsetOf,
+      ids: new ArrayNodeIds(ids, offsetOf),
       nodeType,
       nodeTypes,
       edgeTypes,
@@ -216,7 +283,30 @@ export class CsrAdjacency {
   }
 
   get nodeCount(): number {
-    return this.offsetOf.size;
+    return this.ids.count;
+  }
+
+  /** Node offsets, used or not (`nodeType.length`). */
+  get offsetCount(): number {
+    return this.nodeType.length;
+  }
+
+  /** The node id at `offset` (`undefined` for an offset the engine left unused). */
+  idAt(offset: number): string | undefined {
+    return this.ids.idAt(offset);
+  }
+
+  /** The offset of node `id`, or `undefined` when the graph has no such node. */
+  offsetOf(id: string): number | undefined {
+    return this.ids.offsetOf(id);
+  }
+
+  /** Every node id, in offset order (unused offsets skipped). */
+  *nodeIds(): Generator<string> {
+    for (let offset = 0; offset < this.nodeType.length; offset++) {
+      const id = this.ids.idAt(offset);
+      if (id !== undefined) yield id;
+    }
   }
 
   get edgeCount(): number {
@@ -256,7 +346,7 @@ export class CsrAdjacency {
       return [];
     const seeds: number[] = [];
     for (const seed of new Set(options.seeds)) {
-      const offset = this.offsetOf.get(seed);
+      const offset = this.ids.offsetOf(seed);
       if (offset !== undefined) seeds.push(offset);
     }
     if (seeds.length === 0) return [];
@@ -277,8 +367,8 @@ export class CsrAdjacency {
     const types = options.nodeTypes ? this.nodeTypeCodes(options.nodeTypes) : undefined;
     const adjacency = this;
     const ids = function* () {
-      for (let offset = 0; offset < adjacency.ids.length; offset++) {
-        const id = adjacency.ids[offset];
+      for (let offset = 0; offset < adjacency.nodeType.length; offset++) {
+        const id = adjacency.ids.idAt(offset);
         if (id !== undefined && (!types || types.has(adjacency.nodeType[offset]!))) yield id;
       }
     };
@@ -293,7 +383,7 @@ export class CsrAdjacency {
     const result: GraphNeighbor[] = [];
     const found: GraphNeighbor[] = [];
     for (const seedOffset of options.seeds) {
-      const seed = this.ids[seedOffset]!;
+      const seed = this.ids.idAt(seedOffset)!;
       found.length = 0;
       for (const direction of options.directions) {
         const out = direction === 'out';
@@ -308,7 +398,7 @@ export class CsrAdjacency {
           if (options.nodeTypes && !options.nodeTypes.has(nodeType)) continue;
           found.push({
             seed,
-            node: this.ids[other]!,
+            node: this.ids.idAt(other)!,
             nodeType: this.nodeTypes.names[nodeType]!,
             edgeType: this.edgeTypes.names[edgeType]!,
             direction,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toySkb } from '@weft/core/test';
@@ -73,5 +73,74 @@ describe('the name index file', () => {
     expect(await readNameIndexFile(join(root, 'none'), 'stamp-1')).toBeUndefined();
     await writeFile(join(root, 'bad'), 'WEFTNAM1 not really');
     expect(await readNameIndexFile(join(root, 'bad'), 'stamp-1')).toBeUndefined();
+  });
+
+  it('answers a larger index from its saved hash tables as the built one', async () => {
+    const built = new NameIndex();
+    const words = ['alpha', 'Beta', 'gamma', 'délta', 'epsilon', 'zêta', 'eta', 'theta'];
+    for (let i = 0; i < 3_000; i++) {
+      const name = `${words[i % 8]} ${words[(i * 3) % 8]} ${i % 500}`;
+      built.add({
+        id: `n${i}`,
+        type: `t${i % 3}`,
+        name: i % 11 === 0 ? name.toUpperCase() : name,
+        aliases: i % 5 === 0 ? [`alias ${i % 97}`, `A${i}`] : [],
+      });
+    }
+    const queries = [
+      'alpha gamma 12',
+      'ALPHA GAMMA 12',
+      'alias 3',
+      'A55',
+      'zêta délta 7',
+      'zeta delta 7',
+      'nothing',
+    ];
+    const look = (index: NameIndex) =>
+      queries.flatMap((query) => [
+        index.lookup(query, { limit: 10, fuzzy: true }),
+        index.lookup(query, { limit: 3, fuzzy: false, nodeTypes: ['t1', 't2'] }),
+      ]);
+    const expected = look(built);
+    expect(expected.flat().length).toBeGreaterThan(20);
+    const file = join(root, 'big.names');
+    await writeNameIndexFile(file, built, 's');
+    const read = (await readNameIndexFile(file, 's'))!;
+    expect(read.size).toBe(3_000);
+    expect(look(read)).toEqual(expected);
+    expect(read.toState()).toEqual(built.toState());
+  });
+
+  it('is not read in the first format, or truncated or corrupted: the store rebuilds it', async () => {
+    const file = join(root, 'e.names');
+    const built = toyIndex();
+    lookups(built);
+    await writeNameIndexFile(file, built, 's');
+    const bytes = await readFile(file);
+    expect(bytes.toString('latin1', 0, 8)).toBe('WEFTNAM2');
+    const jsonLength = bytes.readUInt32LE(8);
+    const header = JSON.parse(bytes.toString('utf8', 12, 12 + jsonLength)) as {
+      sections: Record<string, [number, number, number]>;
+    };
+    const base = Math.ceil((12 + jsonLength) / 8) * 8;
+    const corrupt = (section: string, index: number, value: number) => {
+      const copy = Buffer.from(bytes);
+      copy.writeUInt32LE(value, base + header.sections[section]![0] + index * 4);
+      return copy;
+    };
+    const variants: [string, Buffer][] = [
+      ['first format', Buffer.concat([Buffer.from('WEFTNAM1'), bytes.subarray(8)])],
+      ['truncated', bytes.subarray(0, bytes.length - 8)],
+      ['extended', Buffer.concat([bytes, Buffer.alloc(8)])],
+      ['a label node', corrupt('labelNodeList', 0, 1_000_000)],
+      ['a type', corrupt('typeOf', 1, 77)],
+      ['a string offset', corrupt('names.start', 1, 1 << 30)],
+      ['an alias list', corrupt('aliasStart', 1, 1 << 20)],
+      ['a label slot', corrupt('labels.slots', 0, 1 << 20)],
+    ];
+    for (const [label, variant] of variants) {
+      await writeFile(file, variant);
+      expect(await readNameIndexFile(file, 's'), label).toBeUndefined();
+    }
   });
 });

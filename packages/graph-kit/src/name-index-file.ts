@@ -1,141 +1,139 @@
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import { NameIndex, type NameIndexState } from './name-index.ts';
+import { NameIndex, type PackedNameIndex } from './name-index.ts';
+import { encodeDeltas, PackedStrings, PackedStringTable } from './packed-strings.ts';
+import { readSectionedFile, type SectionedFile, writeSectionedFile } from './sectioned-file.ts';
 
 /**
  * A `NameIndex` saved to one file, so that a later process reads it instead of scanning every
  * name through the graph engine and, when they were built, re-deriving the trigram postings (7 and
- * 7 s at 10^6 nodes). Layout: the magic, a JSON header (its length first) naming each section's
- * place, then the sections: lists of strings as UTF-8 joined by NUL, number lists as 32-bit
- * integers at 4-byte-aligned places. `stamp` names the graph it was made from: a file of another
- * stamp is not used.
+ * 7 s at 10^6 nodes). A sectioned file (see `sectioned-file.ts`): lists of strings as packed UTF-8
+ * (bytes and start offsets), number lists as 32-bit integers, and open-addressing hash tables for the
+ * aliases, the lower-cased labels and the trigrams, all read back as typed arrays over the file's
+ * bytes and used as they are (`NameIndex.fromPacked`): opening builds no `Map` and no per-entry string
+ * (the first format, `WEFTNAM1`, rebuilt ~2 × 10^6 map entries at load: ~1.7 s at 10^6 nodes; such a
+ * file is not read, and the store rebuilds and re-saves it). `stamp` names the graph it was made from:
+ * a file of another stamp is not used.
  */
-const magic = Buffer.from('WEFTNAM1');
+const magic = 'WEFTNAM2';
 
-type Section = readonly string[] | Uint32Array;
-
-interface Header {
+interface Fields {
   readonly stamp: string;
-  /** name → [kind, byte offset after the header block, byte length, element count] */
-  readonly sections: Readonly<Record<string, readonly ['strings' | 'u32', number, number, number]>>;
+  readonly types: readonly string[];
 }
 
-function sectionsOf(state: NameIndexState): Record<string, Section> {
-  const { grams, ...lists } = state;
-  return {
-    ...lists,
-    ...(grams
-      ? {
-          gramKeys: grams.keys,
-          gramStart: grams.start,
-          gramLabels: grams.labels,
-          labelGramTotal: grams.labelGramTotal,
-        }
-      : {}),
-  };
-}
-
-/** Writes `index` to `path` through a temporary file; false, writing nothing, when a string holds a NUL. */
+/** Writes `index` to `path` through a temporary file and a rename. Returns true once written. */
 export async function writeNameIndexFile(path: string, index: NameIndex, stamp: string): Promise<boolean> {
-  const sections = sectionsOf(index.toState());
-  const bodies: [string, 'strings' | 'u32', Uint8Array, number][] = [];
-  for (const [name, section] of Object.entries(sections)) {
-    if (section instanceof Uint32Array) {
-      bodies.push([
-        name,
-        'u32',
-        new Uint8Array(section.buffer, section.byteOffset, section.byteLength),
-        section.length,
-      ]);
-    } else {
-      if (section.some((text) => text.includes('\0'))) return false;
-      bodies.push([name, 'strings', Buffer.from(section.join('\0')), section.length]);
-    }
+  const state = index.toState();
+  const sections: Record<string, Uint8Array | Uint32Array> = {};
+  const strings = (name: string, list: readonly string[], table = false) => {
+    const packed = PackedStrings.from(list);
+    sections[`${name}.bytes`] = packed.bytes;
+    sections[`${name}.start`] = packed.start;
+    if (table) sections[`${name}.slots`] = PackedStringTable.build(packed).slots;
+  };
+  strings('ids', state.ids);
+  strings('names', state.names);
+  sections.typeOf = state.typeOf;
+  strings('aliasKeys', state.aliasKeys, true);
+  sections.aliasStart = state.aliasStart;
+  sections.aliasNodes = state.aliasNodes;
+  strings('labels', state.labels, true);
+  sections.labelStart = state.labelStart;
+  sections.labelNodeList = state.labelNodeList;
+  strings('labelSpellings', state.labelSpellings);
+  if (state.grams) {
+    strings('gramKeys', state.grams.keys, true);
+    const { start, labels } = state.grams;
+    const counts = new Uint32Array(start.length - 1);
+    for (let i = 0; i < counts.length; i++) counts[i] = start[i + 1]! - start[i]!;
+    const coded = encodeDeltas(start, labels);
+    sections.gramCounts = counts;
+    sections.gramStart = coded.start;
+    sections.gramPostings = coded.bytes;
+    sections.labelGramTotal = state.grams.labelGramTotal;
   }
-  let at = 0;
-  const placed: Record<string, ['strings' | 'u32', number, number, number]> = {};
-  for (const [name, kind, bytes, count] of bodies) {
-    placed[name] = [kind, at, bytes.length, count];
-    at += Math.ceil(bytes.length / 4) * 4;
-  }
-  const json = Buffer.from(JSON.stringify({ stamp, sections: placed } satisfies Header));
-  const headerBlock = Buffer.alloc(Math.ceil((magic.length + 4 + json.length) / 8) * 8);
-  magic.copy(headerBlock, 0);
-  headerBlock.writeUInt32LE(json.length, magic.length);
-  json.copy(headerBlock, magic.length + 4);
-  const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const file = await open(temporary, 'w');
+  await writeSectionedFile(path, magic, { stamp, types: state.types } satisfies Fields, sections);
+  return true;
+}
+
+/** Reads a file of `writeNameIndexFile`; undefined when there is none, or it is of another stamp or format, or malformed. */
+export async function readNameIndexFile(path: string, stamp: string): Promise<NameIndex | undefined> {
+  const file = await readSectionedFile<Fields>(path, magic);
+  if (!file) return undefined;
+  const { header } = file;
+  if (header.stamp !== stamp || !Array.isArray(header.types)) return undefined;
   try {
-    await file.write(headerBlock);
-    for (const [, , bytes] of bodies) {
-      await file.write(bytes);
-      const padding = Math.ceil(bytes.length / 4) * 4 - bytes.length;
-      if (padding > 0) await file.write(Buffer.alloc(padding));
-    }
-    await file.close();
-    await rename(temporary, path);
-    return true;
-  } catch (error) {
-    await file.close().catch(() => undefined);
-    await rm(temporary, { force: true });
-    throw error;
+    return NameIndex.fromPacked(packedIndex(file, header.types));
+  } catch {
+    return undefined;
   }
 }
 
-/** Reads a file of `writeNameIndexFile`; undefined when there is none, or it is of another stamp or malformed. */
-export async function readNameIndexFile(path: string, stamp: string): Promise<NameIndex | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch {
-    return undefined;
+function malformed(): never {
+  throw new RangeError('malformed name index file');
+}
+
+/** The file's lists, checked for the invariants a look-up relies on (throws when one fails). */
+function packedIndex(file: SectionedFile<Fields>, types: readonly string[]): PackedNameIndex {
+  const strings = (name: string) => {
+    const bytes = file.section(`${name}.bytes`, 1);
+    const start = file.section(`${name}.start`, 4);
+    if (!PackedStrings.valid(bytes, start)) malformed();
+    return new PackedStrings(bytes, start);
+  };
+  const table = (name: string) => {
+    const list = strings(name);
+    const slots = file.section(`${name}.slots`, 4);
+    if (!PackedStringTable.valid(slots, list.length)) malformed();
+    return new PackedStringTable(list, slots);
+  };
+  const numbers = (name: string) => file.section(name, 4);
+  /** `start` of `count` lists over `items`, every item below `bound`. */
+  const lists = (count: number, start: Uint32Array, items: Uint32Array, bound?: number) => {
+    if (start.length !== count + 1 || start[0] !== 0 || start[count] !== items.length) malformed();
+    for (let i = 0; i < count; i++) if (start[i]! > start[i + 1]!) malformed();
+    if (bound !== undefined) for (let i = 0; i < items.length; i++) if (items[i]! >= bound) malformed();
+  };
+  const ids = strings('ids');
+  const names = strings('names');
+  const typeOf = numbers('typeOf');
+  const size = ids.length;
+  if (names.length !== size || typeOf.length !== size) malformed();
+  for (let i = 0; i < size; i++) if (typeOf[i]! >= types.length) malformed();
+  const aliasKeys = table('aliasKeys');
+  const aliasStart = numbers('aliasStart');
+  const aliasNodes = numbers('aliasNodes');
+  lists(aliasKeys.length, aliasStart, aliasNodes, size);
+  const labels = table('labels');
+  const labelStart = numbers('labelStart');
+  const labelNodeList = numbers('labelNodeList');
+  lists(labels.length, labelStart, labelNodeList, size);
+  const labelSpellings = strings('labelSpellings');
+  if (labelSpellings.length !== labelNodeList.length) malformed();
+  let grams: PackedNameIndex['grams'];
+  if (file.has('gramKeys.bytes')) {
+    const keys = table('gramKeys');
+    const counts = numbers('gramCounts');
+    const start = numbers('gramStart');
+    const postings = file.section('gramPostings', 1);
+    const labelGramTotal = numbers('labelGramTotal');
+    // The coded postings are not checked one by one (~3 × 10^7 items at 10^6 nodes): a malformed
+    // code decodes to labels out of range, which read `undefined` and score nothing.
+    if (counts.length !== keys.length || !PackedStrings.valid(postings, start)) malformed();
+    if (labelGramTotal.length !== labels.length) malformed();
+    grams = { keys, counts, start, postings, labelGramTotal };
   }
-  if (bytes.length < magic.length + 4 || !bytes.subarray(0, magic.length).equals(magic)) return undefined;
-  const length = bytes.readUInt32LE(magic.length);
-  try {
-    const header = JSON.parse(bytes.toString('utf8', magic.length + 4, magic.length + 4 + length)) as Header;
-    if (header.stamp !== stamp) return undefined;
-    const base = Math.ceil((magic.length + 4 + length) / 8) * 8;
-    const data = (bytes.byteOffset + base) % 4 === 0 ? bytes : Buffer.from(bytes);
-    const section = (name: string): Section | undefined => {
-      const place = header.sections[name];
-      if (!place) return undefined;
-      const [kind, at, size, count] = place;
-      if (base + at + size > data.length) throw new RangeError('truncated name index file');
-      if (kind === 'u32') return new Uint32Array(data.buffer, data.byteOffset + base + at, count);
-      if (count === 0) return [];
-      const strings = data.toString('utf8', base + at, base + at + size).split('\0');
-      if (strings.length !== count) throw new RangeError('malformed name index file');
-      return strings;
-    };
-    const strings = (name: string) => section(name) as readonly string[];
-    const numbers = (name: string) => section(name) as Uint32Array;
-    const gramKeys = section('gramKeys') as readonly string[] | undefined;
-    const state: NameIndexState = {
-      ids: strings('ids'),
-      names: strings('names'),
-      typeOf: numbers('typeOf'),
-      types: strings('types'),
-      aliasKeys: strings('aliasKeys'),
-      aliasStart: numbers('aliasStart'),
-      aliasNodes: numbers('aliasNodes'),
-      labels: strings('labels'),
-      labelStart: numbers('labelStart'),
-      labelNodeList: numbers('labelNodeList'),
-      labelSpellings: strings('labelSpellings'),
-      ...(gramKeys
-        ? {
-            grams: {
-              keys: gramKeys,
-              start: numbers('gramStart'),
-              labels: numbers('gramLabels'),
-              labelGramTotal: numbers('labelGramTotal'),
-            },
-          }
-        : {}),
-    };
-    return NameIndex.fromState(state);
-  } catch {
-    return undefined;
-  }
+  return {
+    ids,
+    names,
+    typeOf,
+    types,
+    aliasKeys,
+    aliasStart,
+    aliasNodes,
+    labels,
+    labelStart,
+    labelNodeList,
+    labelSpellings,
+    ...(grams ? { grams } : {}),
+  };
 }

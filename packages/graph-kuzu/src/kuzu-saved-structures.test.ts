@@ -1,7 +1,7 @@
 // The adjacency and the name index a store builds on first use are saved beside the database and
 // read back by the next open while the database file is unchanged; a changed one is scanned again.
 import { existsSync } from 'node:fs';
-import { utimes } from 'node:fs/promises';
+import { readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toySkb } from '@weft/core/test';
 import { adjacencyFileName, nameIndexFileName } from '@weft/graph-kit';
@@ -60,6 +60,44 @@ describe('saved adjacency and name index of a Kùzu store', () => {
       expect(reopened.adjacencyInfo?.source).toBe('file');
     } finally {
       await reopened.close();
+    }
+  });
+
+  it('rebuilds and re-saves files of the first format or corrupted ones', async () => {
+    const adjacency = join(graph.directory, adjacencyFileName);
+    const names = join(graph.directory, nameIndexFileName);
+    const magic = async (file: string) => (await readFile(file)).toString('latin1', 0, 8);
+    expect(await magic(adjacency)).toBe('WEFTCSR2');
+    expect(await magic(names)).toBe('WEFTNAM2');
+    for (const damage of ['first format', 'truncated'] as const) {
+      for (const [file, old] of [
+        [adjacency, 'WEFTCSR1'],
+        [names, 'WEFTNAM1'],
+      ] as const) {
+        const bytes = await readFile(file);
+        await writeFile(
+          file,
+          damage === 'first format'
+            ? Buffer.concat([Buffer.from(old), bytes.subarray(8)])
+            : bytes.subarray(0, bytes.length >> 1),
+        );
+      }
+      const store = await KuzuGraphStore.open(graph.directory);
+      try {
+        expect(await answers(store), damage).toEqual(expected);
+        expect(store.adjacencyInfo?.source, damage).toBe('engine');
+      } finally {
+        await store.close();
+      }
+      expect(await magic(adjacency), damage).toBe('WEFTCSR2');
+      expect(await magic(names), damage).toBe('WEFTNAM2');
+      const reopened = await KuzuGraphStore.open(graph.directory);
+      try {
+        expect(await answers(reopened), damage).toEqual(expected);
+        expect(reopened.adjacencyInfo?.source, damage).toBe('file');
+      } finally {
+        await reopened.close();
+      }
     }
   });
 });

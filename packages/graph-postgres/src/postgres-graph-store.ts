@@ -151,7 +151,7 @@ export class PostgresGraphStore implements GraphStoreV1 {
     for (const id of new Set(ids)) {
       const cached = this.nodeCache.get(id);
       if (cached) found.set(id, cached);
-      else if (!this.loadedAdjacency || this.loadedAdjacency.offsetOf.has(id)) missing.push(id);
+      else if (!this.loadedAdjacency || this.loadedAdjacency.offsetOf(id) !== undefined) missing.push(id);
     }
     for (let i = 0; i < missing.length; i += idBatch) {
       const rows = await this.query(

@@ -216,7 +216,7 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
       const cached = this.nodeCache.get(id);
       if (cached) found.set(id, cached);
       // Once the adjacency is loaded, an unknown id needs no query at all.
-      else if (!this.loadedAdjacency || this.loadedAdjacency.offsetOf.has(id)) missing.push(id);
+      else if (!this.loadedAdjacency || this.loadedAdjacency.offsetOf(id) !== undefined) missing.push(id);
     }
     // A batch costs about one table scan (~1.5 µs a node), a key lookup ~0.4–0.5 ms an id.
     const nodeCount = this.loadedAdjacency?.nodeCount ?? 0;

@@ -59,7 +59,7 @@ async function storeBench(label: string, path: string, edgeType?: string) {
     console.log(
       `${label}: adjacency load ${loadMs.toFixed(0)} ms (${adjacency.nodeCount} nodes, ${adjacency.edgeCount} edges): typed arrays ${mib(adjacency.arrayBytes)}, JS heap + buffers after GC +${mib(after - before)} (ids and the id map included)`,
     );
-    const ids = adjacency.ids.filter((id) => id !== undefined);
+    const ids = [...adjacency.nodeIds()];
     const type =
       edgeType ??
       (() => {
