@@ -57,6 +57,13 @@ describe('LexicalPlanner', () => {
       context,
     });
     expect(off.anchors.some((a) => a.candidates[0]?.id === 'b:leica')).toBe(false);
+    // A model that training fitted without them turns them off.
+    const untaught = { labels: [], priors: [], counts: [], totals: [], vocabulary: 0 };
+    const namedOnly = await new LexicalPlanner({
+      minDescribedProbability: 0,
+      model: { types: untaught, relations: untaught, describedAnchors: false },
+    }).doPlan({ query, feedback: [], context });
+    expect(namedOnly.anchors.some((a) => a.candidates[0]?.id === 'b:leica')).toBe(false);
   });
 
   it('trained on the KB: learns the relation from a mention to the answers and plans it as a path', async () => {

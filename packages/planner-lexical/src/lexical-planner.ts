@@ -33,6 +33,11 @@ export interface LexicalPlannerModel {
   readonly relations: NaiveBayesModel;
   /** P(a mention names a node next to the answers | `mentionFeatures`); absent when nothing taught it. */
   readonly mentions?: LinearModel;
+  /**
+   * False when training found the stack better on val without the described anchors
+   * (`minDescribedProbability`): the planner then plans the named ones only.
+   */
+  readonly describedAnchors?: boolean;
 }
 
 export interface LexicalPlannerOptions {
@@ -50,10 +55,8 @@ export interface LexicalPlannerOptions {
   /**
    * When set, the nodes the question describes without naming them (`@weft/grounding`'s described
    * reading) join the anchors, after the named ones, at or above this probability (0.2 is the
-   * grounding's own floor). Off by default: on the val splits of WordNet hybrid and the Pokémon
-   * hybrid, described and text sets, at 0.2 it gained untrained (Pokémon hybrid Hit@1 47.4 → 52.6,
-   * described R@20 44.7 → 50.0) and lost after labelled training (described MRR 19.1 → 13.2,
-   * WordNet hybrid Hit@1 67.3 → 65.4) — within noise both ways, so the simpler planner stays.
+   * grounding's own floor), unless the model says `describedAnchors: false`. Off by default; the
+   * default stack sets 0.2 (see its training, which keeps them only when they help on val).
    */
   readonly minDescribedProbability?: number;
 }
@@ -82,10 +85,10 @@ export class LexicalPlanner implements PlannerV1 {
   }
 
   async doPlan({ query, context }: PlanOptions): Promise<Plan> {
-    const minDescribed = this.options.minDescribedProbability;
-    const [linked, model, grounding] = await Promise.all([
+    const model = await this.model(context);
+    const minDescribed = model?.describedAnchors === false ? undefined : this.options.minDescribedProbability;
+    const [linked, grounding] = await Promise.all([
       linkMentions(query, context),
-      this.model(context),
       minDescribed === undefined
         ? undefined
         : groundQuestion(query, context, { minProbability: minDescribed }),
