@@ -182,7 +182,7 @@ export const defaultTraining: TrainingStepV1 = {
 export const defaultStack: StackEntry = {
   name,
   description:
-    'relation-aware BM25 fields + dense + adjacency to named nodes, query-adaptive linear ranker; no LLM (trainable)',
+    'relation-aware BM25 fields + dense + adjacency to named and described nodes, query-adaptive linear ranker; no LLM (trainable)',
   create: (store) =>
     definition(
       store.context,
