@@ -93,6 +93,20 @@ describe('FieldTraverser', () => {
     expect((await traverse({ describedK: 0 })).every((c) => c.scores.neighbourText === undefined)).toBe(true);
   });
 
+  it("prefers the described node that lies next to the question's other matches (coherence)", async () => {
+    // "Japanese maker of lenses" matches Canon's text best, but only Nikon is next to the rugged,
+    // weather-sealed full-frame body the rest of the question describes.
+    const query = 'a rugged weather sealed full-frame body from the Japanese maker of lenses';
+    const candidates = await new FieldTraverser().doTraverse({
+      query,
+      plan: plan(query),
+      limit: 20,
+      context,
+    });
+    const score = (id: string) => candidates.find((c) => c.id === id)?.scores.neighbourText ?? 0;
+    expect(score('p:d3500')).toBeGreaterThan(score('p:eos'));
+  });
+
   it('sees adjacency from the candidate side when the named node is expanded only in part (a hub)', async () => {
     const graph = new MockGraphStore(toySkb());
     const query = 'telephoto zoom lens';

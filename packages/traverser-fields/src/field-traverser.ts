@@ -404,12 +404,32 @@ export class FieldTraverser implements TraverserV1 {
         });
       }
     }
+    if (described_.size > 0) {
+      // Coherence decides which described node the question builds on: the one its words match
+      // that lies next to many of the question's good text matches — share × (1 + log(1 + the
+      // summed document shares of its neighbours in the pool)); with no such neighbour, the share.
+      // Measured on val and train of three KBs against the share alone: Hit@1 +1 question on
+      // Debian described val, hybrid val and train, Pokémon described train; no set lower.
+      const maxDocument = Math.max(0, ...pool.document.values());
+      const support = new Map<string, number>();
+      for (const [id, list] of described_) {
+        const own = maxDocument > 0 ? (pool.document.get(id) ?? 0) / maxDocument : 0;
+        for (const node of list.keys()) support.set(node, (support.get(node) ?? 0) + own);
+      }
+      const coherence = new Map(
+        [...support].map(([node, sum]) => [node, share.get(node)! * (1 + Math.log1p(sum))]),
+      );
+      const best = Math.max(0, ...coherence.values());
+      if (best > 0)
+        for (const list of described_.values())
+          for (const node of list.keys()) list.set(node, coherence.get(node)! / best);
+    }
     if (described_.size > 0) await this.neighbourText(query, described_, pool, context);
   }
 
   /**
-   * `neighbourText`: the best described neighbour's share × what it adds to the candidate's own
-   * match — the share of the query's words (by inverse document frequency) that the neighbour's
+   * `neighbourText`: the best described neighbour's coherence (relative to the question's most
+   * coherent described node) × what it adds to the candidate's own match — the share of the query's words (by inverse document frequency) that the neighbour's
    * document holds and the candidate's does not. A question that only describes its answer matches
    * the answer's kin (its library, its data package, its hyponyms) with the same words: they add
    * nothing. One that describes the node it builds on matches that node with other words.

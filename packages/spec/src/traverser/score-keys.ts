@@ -15,9 +15,9 @@ export interface KnownScores {
   /** Best link score of a mention naming a node two hops away. */
   readonly anchorLink2?: number;
   /**
-   * In [0, 1]: how well the question matches the own document of this node's best-matching
-   * neighbour (any type), relative to the question's best match over every node: the question may
-   * describe the node it builds on instead of naming it.
+   * In [0, 1]: this node is next to a node the question describes instead of naming it — one its
+   * words match (any type) that lies next to the question's other good matches — and that node's
+   * words add to this one's own match.
    */
   readonly neighbourText?: number;
   /** The node itself is named by a query mention (link score in [0, 1]). */
