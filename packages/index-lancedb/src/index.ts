@@ -20,7 +20,9 @@ export {
 export { type LanceIndexOpenOptions, LanceTextIndex } from './lance-text-index.ts';
 export {
   defaultEf,
+  defaultFilterProbeFactor,
   defaultNprobes,
+  filteredMaxNprobes,
   LanceVectorIndex,
   type LanceVectorIndexOpenOptions,
 } from './lance-vector-index.ts';
