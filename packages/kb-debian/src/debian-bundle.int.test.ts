@@ -8,8 +8,7 @@ import { locateAptLists, readAptList } from './apt-lists.ts';
 import { buildDebianBundle, type DebianBundleReport } from './build-debian-bundle.ts';
 import { extractDebianGraph, translationIndex } from './debian-graph.ts';
 import { annotatedSetNames, readAnnotations, readQuerySet } from './query-sets.ts';
-import { candidatesOf, EdgeIndex } from './relational-part.ts';
-import { candidatesOfPaths, type RelationPath } from './relation-paths.ts';
+import { candidatesOf, EdgeIndex, candidatesOfPaths, type RelationPath } from '@internal/judged-queries';
 import { parseStanzas } from './stanzas.ts';
 
 const lists = locateAptLists();

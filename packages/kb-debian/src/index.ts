@@ -9,18 +9,21 @@ export { type DebianEdgeType, type DebianNodeType, debianSchema } from './debian
 export { type GraphStatistics, graphStatistics } from './graph-statistics.ts';
 export {
   annotatedSetNames,
-  type CandidateJudgment,
-  type HybridAnnotation,
   queriesDirectory,
   querySetNames,
   readAnnotations,
   readQuerySet,
 } from './query-sets.ts';
 export {
+  type CandidateJudgment,
+  type HybridAnnotation,
   candidatesOf,
   EdgeIndex,
   type RelationalConstraint,
   type RelationalPart,
-} from './relational-part.ts';
-export { candidatesOfPaths, followPath, type RelationPath, relationPaths } from './relation-paths.ts';
+  candidatesOfPaths,
+  followPath,
+  type RelationPath,
+  relationPaths,
+} from '@internal/judged-queries';
 export { debtags, longDescription, maintainerName, parseStanzas, relationAlternatives } from './stanzas.ts';

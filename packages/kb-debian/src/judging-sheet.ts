@@ -11,7 +11,7 @@
 import { aptListsHelp, locateAptLists, readAptList } from './apt-lists.ts';
 import { extractDebianGraph, translationIndex } from './debian-graph.ts';
 import { readAnnotations, readQuerySet } from './query-sets.ts';
-import { candidatesOf, EdgeIndex, type RelationalPart } from './relational-part.ts';
+import { candidatesOf, EdgeIndex, type RelationalPart } from '@internal/judged-queries';
 import { parseStanzas } from './stanzas.ts';
 
 const argument = process.argv[2];

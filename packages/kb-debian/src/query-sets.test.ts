@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AnnotatedSetName, annotatedSetNames, readAnnotations, readQuerySet } from './query-sets.ts';
-import { relationPaths } from './relation-paths.ts';
+import { relationPaths } from '@internal/judged-queries';
 
 const described = await readQuerySet('described');
 const text = await readQuerySet('text');

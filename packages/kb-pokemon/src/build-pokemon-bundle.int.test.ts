@@ -9,8 +9,7 @@ import { buildPokemonBundle, type PokemonBundleReport } from './build-pokemon-bu
 import { pokemonSchema } from './pokemon-schema.ts';
 import { namesSpelledIn } from './anchor-mentions.ts';
 import { annotatedSetNames, readAnnotations } from './query-sets.ts';
-import { candidatesOf, EdgeIndex } from './relational-part.ts';
-import { candidatesOfPaths, type RelationPath } from './relation-paths.ts';
+import { candidatesOf, EdgeIndex, candidatesOfPaths, type RelationPath } from '@internal/judged-queries';
 
 const collect = async <T>(records: AsyncIterable<T>) => {
   const all: T[] = [];

@@ -10,8 +10,6 @@ export { namesSpelledIn } from './anchor-mentions.ts';
 export {
   type AnnotatedSetName,
   annotatedSetNames,
-  type CandidateJudgment,
-  type HybridAnnotation,
   queriesDirectory,
   querySetNames,
   readAnnotations,
@@ -19,17 +17,17 @@ export {
   readQuerySet,
 } from './query-sets.ts';
 export {
+  type CandidateJudgment,
+  type HybridAnnotation,
   candidatesOf,
   EdgeIndex,
   type RelationalConstraint,
   type RelationalPart,
   type RelationStep,
-} from './relational-part.ts';
-export {
   candidatesOfPaths,
   followPath,
   type RelationHop,
   type RelationPath,
   relationPaths,
-} from './relation-paths.ts';
+} from '@internal/judged-queries';
 export { splitOf } from './split-of.ts';

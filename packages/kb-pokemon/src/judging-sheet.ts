@@ -9,7 +9,7 @@
 import { Dex } from '@pkmn/dex';
 import { extractPokemonGraph } from './extract-pokemon-graph.ts';
 import { readAnnotations, readQuerySet } from './query-sets.ts';
-import { candidatesOf, EdgeIndex, type RelationalPart } from './relational-part.ts';
+import { candidatesOf, EdgeIndex, type RelationalPart } from '@internal/judged-queries';
 
 const argument = process.argv[2];
 if (!argument) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AnnotatedSetName, type HybridAnnotation, readAnnotations, readQuerySet } from './query-sets.ts';
-import { relationPaths } from './relation-paths.ts';
+import { type HybridAnnotation, relationPaths } from '@internal/judged-queries';
+import { type AnnotatedSetName, readAnnotations, readQuerySet } from './query-sets.ts';
 import { splitOf } from './split-of.ts';
 
 const hybrid = await readQuerySet('hybrid');

@@ -8,7 +8,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { annotatedSetNames, queriesDirectory, readAnnotations } from './query-sets.ts';
-import { relationPaths } from './relation-paths.ts';
+import { relationPaths } from '@internal/judged-queries';
 
 for (const set of annotatedSetNames) {
   const path = `${queriesDirectory}/${set}.jsonl`;

@@ -1,0 +1,22 @@
+export {
+  type CandidateJudgment,
+  type HybridAnnotation,
+  type QuerySetReaders,
+  querySetReaders,
+  readAnnotations,
+  readQuerySet,
+} from './query-sets.ts';
+export {
+  candidatesOf,
+  EdgeIndex,
+  type RelationalConstraint,
+  type RelationalPart,
+  type RelationStep,
+} from './relational-part.ts';
+export {
+  candidatesOfPaths,
+  followPath,
+  type RelationHop,
+  type RelationPath,
+  relationPaths,
+} from './relation-paths.ts';
