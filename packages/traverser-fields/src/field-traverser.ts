@@ -38,10 +38,10 @@ export interface FieldTraverserOptions {
    */
   readonly denseK?: number;
   /**
-   * The question's best own-document matches over every node type (default 50; 0 turns it off):
-   * a candidate next to one of them scores `neighbourText`, the best such match's share of the
-   * top score. Questions describe the node they build on ("the library that implements SSH")
-   * more often than they name it; its description matches, and its neighbours are the answers.
+   * How many of the question's best matches over every node type, by own and relation-aware
+   * document, count as nodes it may describe (default 50; 0 turns `neighbourText` off). Questions
+   * describe the node they build on ("the library that implements SSH") more often than they name
+   * it; its document matches, and its neighbours are the answers.
    */
   readonly describedK?: number;
 }
@@ -355,8 +355,8 @@ export class FieldTraverser implements TraverserV1 {
 
   /**
    * What the candidates' own neighbour lists say (a hub's list, seen from its side, would be cut at
-   * `neighborsPerNode`): adjacency to a mentioned node, and `neighbourText` — the best share of the
-   * question's matches over every type (`described`) among the candidate's neighbours.
+   * `neighborsPerNode`): adjacency to a mentioned node, and which of the question's matches over
+   * every type (`described`) each candidate is next to, weighed by coherence, for `neighbourText`.
    */
   private async candidateNeighbours(
     query: string,
@@ -381,11 +381,11 @@ export class FieldTraverser implements TraverserV1 {
       limitPerSeed: 2000,
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     });
-    const described_ = new Map<string, Map<string, number>>();
+    const nextTo = new Map<string, Map<string, number>>();
     for (const n of neighbours) {
       const s = share.get(n.node);
       if (s !== undefined && n.node !== n.seed) {
-        const list = described_.get(n.seed) ?? described_.set(n.seed, new Map()).get(n.seed)!;
+        const list = nextTo.get(n.seed) ?? nextTo.set(n.seed, new Map()).get(n.seed)!;
         list.set(n.node, s);
       }
       if (!needAdjacency.has(n.seed)) continue;
@@ -404,7 +404,7 @@ export class FieldTraverser implements TraverserV1 {
         });
       }
     }
-    if (described_.size > 0) {
+    if (nextTo.size > 0) {
       // Coherence decides which described node the question builds on: the one its words match
       // that lies next to many of the question's good text matches — share × (1 + log(1 + the
       // summed document shares of its neighbours in the pool)); with no such neighbour, the share.
@@ -412,7 +412,7 @@ export class FieldTraverser implements TraverserV1 {
       // Debian described val, hybrid val and train, Pokémon described train; no set lower.
       const maxDocument = Math.max(0, ...pool.document.values());
       const support = new Map<string, number>();
-      for (const [id, list] of described_) {
+      for (const [id, list] of nextTo) {
         const own = maxDocument > 0 ? (pool.document.get(id) ?? 0) / maxDocument : 0;
         for (const node of list.keys()) support.set(node, (support.get(node) ?? 0) + own);
       }
@@ -421,18 +421,19 @@ export class FieldTraverser implements TraverserV1 {
       );
       const best = Math.max(0, ...coherence.values());
       if (best > 0)
-        for (const list of described_.values())
+        for (const list of nextTo.values())
           for (const node of list.keys()) list.set(node, coherence.get(node)! / best);
     }
-    if (described_.size > 0) await this.neighbourText(query, described_, pool, context);
+    if (nextTo.size > 0) await this.neighbourText(query, nextTo, pool, context);
   }
 
   /**
    * `neighbourText`: the best described neighbour's coherence (relative to the question's most
-   * coherent described node) × what it adds to the candidate's own match — the share of the query's words (by inverse document frequency) that the neighbour's
-   * document holds and the candidate's does not. A question that only describes its answer matches
-   * the answer's kin (its library, its data package, its hyponyms) with the same words: they add
-   * nothing. One that describes the node it builds on matches that node with other words.
+   * coherent described node) × what it adds to the candidate's own match — the share of the
+   * query's words (by inverse document frequency) that the neighbour's document holds and the
+   * candidate's does not. A question that only describes its answer matches the answer's kin (its
+   * library, its data package, its hyponyms) with the same words: they add nothing. One that
+   * describes the node it builds on matches that node with other words.
    */
   private async neighbourText(
     query: string,
@@ -451,6 +452,7 @@ export class FieldTraverser implements TraverserV1 {
       ids,
       context.abortSignal ? { abortSignal: context.abortSignal } : {},
     );
+    // A node's document as the text index composes it: name, aliases, text.
     const documents = nodes.map((node) =>
       node
         ? [node.name, ...(node.aliases ?? []), node.text].filter((part) => part.length > 0).join(' ; ')
