@@ -165,17 +165,22 @@ export class FieldTraverser implements TraverserV1 {
     ]);
     add(pool, document, pool.document, k);
     if (combined) add(pool, combined, pool.combined, k);
+    const textual = new Set(pool.ids);
     if (dense) {
       add(pool, dense, pool.dense, k);
       for (const hit of dense.slice(k)) pool.dense.set(hit.id, hit.score);
     }
     await this.addStructural(query, structural, pool, context);
+    for (const id of pool.ids) if (!pool.dense.has(id) || pool.adjacency.has(id)) textual.add(id);
     await this.completeScores(query, pool, context, combined !== undefined);
     if (dense) {
       const floor = dense.at(-1)?.score ?? 0;
       for (const id of pool.ids) if (!pool.dense.has(id)) pool.dense.set(id, floor);
     }
-    await this.candidateNeighbours(query, plan, described, pool, context);
+    // Neither coherence nor `neighbourText` rests on the dense ranking: it differs between two
+    // stores with the same documents (the embedder is fitted per store), their answers must not.
+    const matched = new Set(document.slice(0, k).map((hit) => hit.id));
+    await this.candidateNeighbours(query, plan, described, { matched, textual }, pool, context);
     return this.candidates(plan, pool, limit);
   }
 
@@ -362,6 +367,7 @@ export class FieldTraverser implements TraverserV1 {
     query: string,
     plan: Plan,
     described: readonly IndexHit[] | undefined,
+    { matched, textual }: { readonly matched: ReadonlySet<string>; readonly textual: ReadonlySet<string> },
     pool: Pool,
     context: RetrievalContext,
   ): Promise<void> {
@@ -384,7 +390,7 @@ export class FieldTraverser implements TraverserV1 {
     const nextTo = new Map<string, Map<string, number>>();
     for (const n of neighbours) {
       const s = share.get(n.node);
-      if (s !== undefined && n.node !== n.seed) {
+      if (s !== undefined && n.node !== n.seed && textual.has(n.seed)) {
         const list = nextTo.get(n.seed) ?? nextTo.set(n.seed, new Map()).get(n.seed)!;
         list.set(n.node, s);
       }
@@ -407,22 +413,22 @@ export class FieldTraverser implements TraverserV1 {
     if (nextTo.size > 0) {
       // Coherence decides which described node the question builds on: the one its words match
       // that lies next to many of the question's good text matches — share × (1 + log(1 + the
-      // summed document shares of its neighbours in the pool)); with no such neighbour, the share.
+      // summed document shares of its neighbours among the document ranking's nodes)); with no
+      // such neighbour, the share.
       // Measured on val and train of three KBs against the share alone: Hit@1 +1 question on
       // Debian described val, hybrid val and train, Pokémon described train; no set lower.
       const maxDocument = Math.max(0, ...pool.document.values());
       const support = new Map<string, number>();
       for (const [id, list] of nextTo) {
+        if (!matched.has(id)) continue;
         const own = maxDocument > 0 ? (pool.document.get(id) ?? 0) / maxDocument : 0;
         for (const node of list.keys()) support.set(node, (support.get(node) ?? 0) + own);
       }
-      const coherence = new Map(
-        [...support].map(([node, sum]) => [node, share.get(node)! * (1 + Math.log1p(sum))]),
-      );
-      const best = Math.max(0, ...coherence.values());
-      if (best > 0)
-        for (const list of nextTo.values())
-          for (const node of list.keys()) list.set(node, coherence.get(node)! / best);
+      const coherence = (node: string) => share.get(node)! * (1 + Math.log1p(support.get(node) ?? 0));
+      // The best over every described node: the top share is 1, and only supported nodes exceed it.
+      const best = Math.max(1, ...[...support.keys()].map(coherence));
+      for (const list of nextTo.values())
+        for (const node of list.keys()) list.set(node, coherence(node) / best);
     }
     if (nextTo.size > 0) await this.neighbourText(query, nextTo, pool, context);
   }
