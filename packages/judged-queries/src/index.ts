@@ -1,3 +1,4 @@
+export { type JudgingSheetOptions, judgingSheet } from './judging-sheet.ts';
 export {
   type CandidateJudgment,
   type HybridAnnotation,

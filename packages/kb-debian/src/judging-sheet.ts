@@ -11,7 +11,7 @@
 import { aptListsHelp, locateAptLists, readAptList } from './apt-lists.ts';
 import { extractDebianGraph, translationIndex } from './debian-graph.ts';
 import { readAnnotations, readQuerySet } from './query-sets.ts';
-import { candidatesOf, EdgeIndex, type RelationalPart } from '@internal/judged-queries';
+import { judgingSheet } from '@internal/judged-queries';
 import { parseStanzas } from './stanzas.ts';
 
 const argument = process.argv[2];
@@ -25,27 +25,11 @@ const graph = extractDebianGraph(
   parseStanzas(await readAptList(files.packages)),
   files.translation ? translationIndex(parseStanzas(await readAptList(files.translation))) : new Map(),
 );
-const index = new EdgeIndex(graph.nodes, graph.edges);
-const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
-
-let part: RelationalPart;
-let judged = new Map<string, string>();
-if (argument.trim().startsWith('{')) part = JSON.parse(argument) as RelationalPart;
-else {
-  const set = argument.startsWith('deb-des-') ? 'described' : 'hybrid';
-  const annotation = (await readAnnotations(set)).find((a) => a.id === argument);
-  const query = (await readQuerySet(set)).find((q) => q.id === argument);
-  if (!annotation || !query) throw new Error(`no ${set} query "${argument}"`);
-  console.log(
-    `${query.id} [${query.split}] ${query.query}\nrequirement: ${query.meta?.textual_requirement}\n`,
-  );
-  part = annotation.relational_part;
-  judged = new Map(annotation.candidates.map((c) => [c.id, `${c.gold ? 'GOLD' : 'no'}: ${c.reason}`]));
-}
-const candidates = candidatesOf(part, index);
-console.log(`${candidates.length} candidates\n`);
-for (const id of candidates) {
-  const node = nodes.get(id)!;
-  const verdict = judged.size > 0 ? `  => ${judged.get(id) ?? 'NOT JUDGED'}` : '';
-  console.log(`${id}${verdict}\n    ${node.text.replace(/\n/g, '\n    ')}\n`);
-}
+const sheet = await judgingSheet({
+  argument,
+  nodes: graph.nodes,
+  edges: graph.edges,
+  readers: { readQuerySet, readAnnotations },
+  describedPrefix: 'deb-des-',
+});
+console.log(sheet.join('\n'));
