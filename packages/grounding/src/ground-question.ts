@@ -341,10 +341,11 @@ async function phraseEvidence(
   described.forEach((hits, p) => {
     if (describing[p] === '') return;
     const top = hits[0]?.score ?? 0;
-    hits.forEach((hit, rank) => {
+    const ranks = tiedRanks(hits.map((hit) => hit.score));
+    hits.forEach((hit, i) => {
       const e = entry(p, hit.id, hit.type ?? '', '');
       e.description = top > 0 ? hit.score / top : 0;
-      e.descriptionRank = 1 / (1 + rank);
+      e.descriptionRank = 1 / (1 + ranks[i]!);
     });
   });
   // Text hits carry no name (and some indexes no type): completed from the graph in one call.
@@ -401,8 +402,9 @@ async function coherenceOf(
     sums.set(n.node, (sums.get(n.node) ?? 0) + (weight.get(n.seed) ?? 0));
   }
   const order = [...sums].sort((a, b) => b[1] - a[1]);
-  order.forEach(([id, sum], rank) => {
-    out.set(id, { share: total > 0 ? sum / total : 0, rank: 1 / (1 + rank) });
+  const ranks = tiedRanks(order.map(([, sum]) => sum));
+  order.forEach(([id, sum], i) => {
+    out.set(id, { share: total > 0 ? sum / total : 0, rank: 1 / (1 + ranks[i]!) });
   });
   return out;
 }
@@ -413,4 +415,16 @@ async function phraseRarity(phrases: readonly Phrase[], context: RetrievalContex
   if (text.specificationVersion !== 'v2' || !text.doTermStatistics) return phrases.map(() => 0.5);
   const statistics = await text.doTermStatistics({ texts: phrases.map((p) => p.text) });
   return phrases.map((_, i) => scaledIdf(statistics[i]) ?? 0.5);
+}
+
+/**
+ * Ranks of scores sorted best first, equal scores sharing the better rank (1, 2, 2, 4): which of two
+ * tied nodes an index returns first depends on how its rows lie, which an update changes.
+ */
+function tiedRanks(sorted: readonly number[]): number[] {
+  const ranks: number[] = [];
+  sorted.forEach((score, i) => {
+    ranks.push(i > 0 && score === sorted[i - 1] ? ranks[i - 1]! : i);
+  });
+  return ranks;
 }

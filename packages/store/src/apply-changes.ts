@@ -7,7 +7,11 @@ import { type LanceNodeRecord, readLanceNodes, updateLanceNodes } from '@weft/in
 import { type ChangeSetReport, formatSkbIssue, readChangeSet } from '@weft/skb';
 import type { GraphBackendV1, GraphStoreV1, SkbChangeSet, SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
 import { resolveGraphBackend } from './graph-backends.ts';
-import { RelationDocuments, type RelationDocumentOptions } from './relation-documents.ts';
+import {
+  describedByNeighbours,
+  RelationDocuments,
+  type RelationDocumentOptions,
+} from './relation-documents.ts';
 import { readManifest, recoverStoreDirectory } from './store-directory.ts';
 import { embeddingText, localEmbedderPath } from './store-indexes.ts';
 import type { StoreManifest } from './store-manifest.ts';
@@ -125,7 +129,7 @@ export async function applyChanges(
     const before = await backend.open(base.graph.path, { baseDirectory: directory });
     let changes: SkbChangeSet;
     let affected: Set<string>;
-    let oldNames: Map<string, string>;
+    let previous: Map<string, SkbNode>;
     try {
       options.onProgress?.('validate', 0);
       const report = await readChangeSet(
@@ -139,7 +143,7 @@ export async function applyChanges(
       if (!report.ok || !report.changes) throw invalidChanges(changesArgument, report);
       changes = report.changes;
       lap('validate');
-      ({ affected, oldNames } = await affectedBefore(before, changes));
+      ({ affected, previous } = await affectedBefore(before, changes));
       lap('neighbours-before');
     } finally {
       await before.close();
@@ -163,7 +167,7 @@ export async function applyChanges(
     let embedded = 0;
     try {
       const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
-      const rewritten = await affectedAfter(after, schema, changes, affected, oldNames);
+      const rewritten = await affectedAfter(after, schema, changes, affected, previous);
       const relations = relationFields
         ? await relationText(after, schema, rewritten, options.relationLimits)
         : undefined;
@@ -254,55 +258,68 @@ function lanceRecord(node: SkbNode): LanceNodeRecord {
 
 /**
  * Nodes whose relation text the change set may change, as seen in the graph before it: the
- * neighbours of deleted nodes and the ends of deleted edges. Also the names of upserted nodes that
- * exist already (a renamed node changes its neighbours' relation text).
+ * neighbours of deleted nodes and the ends of deleted edges. Also the upserted nodes that
+ * exist already, as they were (a renamed node changes its neighbours' relation text, a node whose
+ * text changed that of neighbours which quote it).
  */
 async function affectedBefore(
   graph: GraphStoreV1,
   changes: SkbChangeSet,
-): Promise<{ affected: Set<string>; oldNames: Map<string, string> }> {
+): Promise<{ affected: Set<string>; previous: Map<string, SkbNode> }> {
   const affected = new Set<string>();
   for (const edge of changes.deleteEdges) affected.add(edge.src).add(edge.dst);
   if (changes.deleteNodes.length > 0)
     for (const neighbour of await graph.doNeighbors({ seeds: changes.deleteNodes, direction: 'both' }))
       affected.add(neighbour.node);
-  const oldNames = new Map<string, string>();
+  const previous = new Map<string, SkbNode>();
   const ids = changes.nodes.map((node) => node.id);
   (await graph.doGetNodes(ids)).forEach((node, i) => {
-    if (node) oldNames.set(ids[i]!, node.name);
+    if (node) previous.set(ids[i]!, node);
   });
-  return { affected, oldNames };
+  return { affected, previous };
 }
 
 /**
  * Every node whose index row is written again, as seen in the graph after the change: the upserted
- * nodes, and — when they still exist and are of the target types (only those have relation text) —
- * the ends of new edges, the neighbours of renamed nodes and the nodes of `affectedBefore`.
+ * nodes, and — when they still exist and have relation text (target types, and nodes described by
+ * their neighbours) — the ends of new edges, the neighbours of renamed nodes and the nodes of
+ * `affectedBefore`; and the neighbours of nodes whose text changed that quote their texts.
  */
 async function affectedAfter(
   graph: GraphStoreV1,
   schema: SkbSchema,
   changes: SkbChangeSet,
   affected: Set<string>,
-  oldNames: Map<string, string>,
+  previous: Map<string, SkbNode>,
 ): Promise<Set<string>> {
   const rows = new Set(affected);
   for (const node of changes.nodes) rows.add(node.id);
   for (const edge of changes.edges) rows.add(edge.src).add(edge.dst);
   const renamed = changes.nodes
-    .filter((node) => oldNames.has(node.id) && oldNames.get(node.id) !== node.name)
+    .filter((node) => previous.has(node.id) && previous.get(node.id)!.name !== node.name)
     .map((node) => node.id);
   if (renamed.length > 0)
     for (const neighbour of await graph.doNeighbors({ seeds: renamed, direction: 'both' }))
       rows.add(neighbour.node);
+  // Only some nodes quote their neighbours' texts (`describedByNeighbours`).
+  const retexted = changes.nodes
+    .filter((node) => previous.has(node.id) && previous.get(node.id)!.text !== node.text)
+    .map((node) => node.id);
+  const quoting = new Set<string>();
+  if (retexted.length > 0)
+    for (const neighbour of await graph.doNeighbors({ seeds: retexted, direction: 'both' }))
+      if (!rows.has(neighbour.node)) quoting.add(neighbour.node);
   const targets = schema.targetTypes ? new Set(schema.targetTypes) : undefined;
   const upserted = new Set(changes.nodes.map((node) => node.id));
-  const ids = [...rows];
+  const ids = [...rows, ...quoting];
   const nodes = await graph.doGetNodes(ids);
   return new Set(
     ids.filter((id, i) => {
       const node = nodes[i];
-      return node !== undefined && (upserted.has(id) || !targets || targets.has(node.type));
+      if (node === undefined) return false;
+      const quotes = describedByNeighbours(node, targets);
+      if (quoting.has(id)) return quotes;
+      return upserted.has(id) || !targets || targets.has(node.type) || quotes;
     }),
   );
 }
