@@ -6,10 +6,11 @@
  *
  *   ./dev node --conditions=@weft/source apps/cli/bench/first-query.ts --db /tmp/synth-1m-store [--stack default] [--n 50]
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { createGunzip } from 'node:zlib';
 import { createStack } from '@weft/stacks';
 import { openStore } from '@weft/store';
 
@@ -37,8 +38,12 @@ lap('open store');
 const names: string[] = [];
 const ids: string[] = [];
 let fullName = '';
+// Bundles keep their nodes plain or gzipped (the shared WordNet bundle has nodes.jsonl.gz only).
+const nodesFile = path.join(store.manifest.bundle.path, 'nodes.jsonl');
 const lines = createInterface({
-  input: createReadStream(path.join(store.manifest.bundle.path, 'nodes.jsonl')),
+  input: existsSync(nodesFile)
+    ? createReadStream(nodesFile)
+    : createReadStream(`${nodesFile}.gz`).pipe(createGunzip()),
 });
 let line = 0;
 for await (const text of lines) {

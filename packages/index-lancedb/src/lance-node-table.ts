@@ -177,9 +177,23 @@ export function toBatch(
 }
 
 /**
+ * Builds the BTREE index on `id`. Searches restricted to a set of ids (`id IN (…)`: the candidate
+ * re-scoring of the stacks, and the deletes and read-backs of an update) then look the ids up instead
+ * of scanning the column; rankings are the same.
+ */
+export async function createIdIndex(table: Table): Promise<void> {
+  await table.createIndex('id', { config: lancedb.Index.btree() });
+}
+
+/** Whether the table has an index on `id` (tables written before it was built have none). */
+export async function hasIdIndex(table: Table): Promise<boolean> {
+  return (await table.listIndices()).some((index) => index.columns.length === 1 && index.columns[0] === 'id');
+}
+
+/**
  * Writes nodes to one LanceDB table in Arrow batches (streamed: memory stays at one batch), then
- * builds the BM25 index over name + aliases + text, a bitmap index on `type`, and the ANN index of
- * each vector column.
+ * builds the BM25 index over name + aliases + text, a bitmap index on `type`, a BTREE index on `id`,
+ * and the ANN index of each vector column.
  */
 export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<WriteLanceNodesResult> {
   const vectorColumns = options.vectorColumns ?? [];
@@ -234,7 +248,10 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
           }),
         });
       }
-      if (rows > 0) await table!.createIndex('type', { config: lancedb.Index.bitmap() });
+      if (rows > 0) {
+        await table!.createIndex('type', { config: lancedb.Index.bitmap() });
+        await createIdIndex(table!);
+      }
     };
     const vectorIndexes: Record<string, string> = {};
     const annIndexes = async () => {

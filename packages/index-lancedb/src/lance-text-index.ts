@@ -25,6 +25,17 @@ import { lancedb } from './lancedb.ts';
 import { mapConcurrent } from './map-concurrent.ts';
 import { sanitizeTextQuery } from './sanitize-text-query.ts';
 
+/**
+ * Whether the first `limit` hits of a longer answer are what a search for `limit` rows answers: their
+ * scores fall strictly, down to the first hit left out (rows of equal score come in an order that
+ * depends on the limit).
+ */
+function rankedByScoreAlone(hits: readonly IndexHit[], limit: number): boolean {
+  const last = Math.min(limit, hits.length - 1);
+  for (let i = 1; i <= last; i++) if (!(hits[i]!.score < hits[i - 1]!.score)) return false;
+  return true;
+}
+
 export interface LanceIndexOpenOptions {
   /** Table written by `writeLanceNodes`; `nodes` by default. */
   readonly table?: string;
@@ -51,6 +62,17 @@ export class LanceTextIndex implements TextIndexV2 {
   private readonly table: Table;
 
   private readonly termCounts: DocumentTermCounts | undefined;
+  /**
+   * Searches in flight, by field, filter and words. A search for no more rows than one of these asks
+   * takes the first rows of its answer instead of running again: the default stack's planner asks for
+   * the top 30 of the very search (question, target types, document) whose top 100 its traverser
+   * started a moment before. Only rows whose scores alone order them are taken so: LanceDB orders
+   * rows of equal score differently for different limits.
+   */
+  private readonly running = new Map<
+    string,
+    { readonly limit: number; readonly hits: Promise<IndexHit[]> }
+  >();
 
   private constructor(
     db: Connection,
@@ -106,23 +128,38 @@ export class LanceTextIndex implements TextIndexV2 {
       if (!words || empty || options.limit <= 0) return [];
       if (options.abortSignal?.aborted)
         throw new WeftError({ code: 'WEFT_ABORTED', message: 'text search aborted' });
-      try {
-        let search = this.table
-          .query()
-          .fullTextSearch(new lancedb.MatchQuery(words, column, { operator: lancedb.Operator.Or }))
-          .select(['id', 'type', '_score'])
-          .limit(options.limit);
-        if (where) search = search.where(where);
-        const rows = (await search.toArray()) as { id: string; type: string; _score: number }[];
-        return rows.map((row) => ({ id: row.id, type: row.type, score: row._score }));
-      } catch (error) {
+      const key = JSON.stringify([column, where ?? null, words]);
+      const running = this.running.get(key);
+      if (running && running.limit >= options.limit) {
+        const shared = await running.hits.catch(() => undefined);
+        if (shared && rankedByScoreAlone(shared, options.limit))
+          return shared.slice(0, options.limit).map((hit) => ({ ...hit }));
+      }
+      const hits = this.search(column, where, words, options.limit).catch((error: unknown) => {
         throw toWeftError(
           error,
           'WEFT_STORE_FAILED',
           `LanceDB full-text search (${column}) failed for ${JSON.stringify(query)}`,
         );
-      }
+      });
+      this.running.set(key, { limit: options.limit, hits });
+      const settled = () => {
+        if (this.running.get(key)?.hits === hits) this.running.delete(key);
+      };
+      hits.then(settled, settled);
+      return hits;
     });
+  }
+
+  private async search(column: string, where: string | undefined, words: string, limit: number) {
+    let search = this.table
+      .query()
+      .fullTextSearch(new lancedb.MatchQuery(words, column, { operator: lancedb.Operator.Or }))
+      .select(['id', 'type', '_score'])
+      .limit(limit);
+    if (where) search = search.where(where);
+    const rows = (await search.toArray()) as { id: string; type: string; _score: number }[];
+    return rows.map((row): IndexHit => ({ id: row.id, type: row.type, score: row._score }));
   }
 
   /**

@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { WeftError } from '@weft/kit';
 import { englishAnalyzer } from './english-analyzer.ts';
 import {
+  createIdIndex,
   type DocumentTermCounts,
   defaultNodeTable,
   documentColumn,
+  hasIdIndex,
   type LanceNodeRecord,
   nodeDocument,
   nodeSchema,
@@ -117,7 +119,7 @@ export async function readLanceNodes(
 /**
  * Writes a changed copy of a node table written by `writeLanceNodes`: the rows of `deletions` and of
  * the upserted ids are deleted and the upserts added, the term counts are adjusted, and the indexes
- * take the new rows in. `source` is never changed.
+ * take the new rows in (the id index is built first where the source has none). `source` is never changed.
  */
 export async function updateLanceNodes(options: UpdateLanceNodesOptions): Promise<UpdateLanceNodesResult> {
   const tableName = options.table ?? defaultNodeTable;
@@ -156,6 +158,10 @@ export async function updateLanceNodes(options: UpdateLanceNodesOptions): Promis
       }
     };
 
+    // Tables written before the id index existed get it here, on a copy that is being written
+    // anyway (a query never writes: stores may be opened read-only); the deletes below use it.
+    if (!(await hasIdIndex(table))) await createIdIndex(table);
+    lap('id-index');
     const removed = [...new Set([...options.deletions, ...options.upserts.map((node) => node.id)])];
     for (const where of idFilters(removed)) {
       const rows = (await table.query().where(where).select(['id', documentColumn]).toArray()) as {
