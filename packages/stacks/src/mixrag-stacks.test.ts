@@ -41,7 +41,7 @@ describe('the MixRAG and PPR stacks', () => {
       ],
     });
     expect(report.summary).toMatch(
-      /^gate (fitted|uniform) .* toy: entity \d\.\d\d relation \d\.\d\d subgraph \d\.\d\d$/,
+      /^gate (fitted|untrained) .* toy: entity \d\.\d\d relation \d\.\d\d subgraph \d\.\d\d$/,
     );
     const gate = await expertGateArtifact.load(artifacts, 'mixrag.gate');
     expect(gate.status).toBe('loaded');

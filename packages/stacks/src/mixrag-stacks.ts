@@ -67,7 +67,7 @@ const mixragTraining: TrainingStepV1 = {
       )
       .join('; ');
     return {
-      summary: `gate ${result.chosen} (val ${result.chosen === 'fitted' ? best.toFixed(1) : result.uniform.toFixed(1)} vs ${result.chosen === 'fitted' ? `equal weights ${result.uniform.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of MRR and Recall@20); mean expert weights on val — ${weights}`,
+      summary: `gate ${result.chosen} (val ${result.chosen === 'fitted' ? best.toFixed(1) : result.untrained.toFixed(1)} vs ${result.chosen === 'fitted' ? `untrained weights ${result.untrained.toFixed(1)}` : `fitted ${best.toFixed(1)}`}; mean of MRR and Recall@20); mean expert weights on val — ${weights}`,
       details: { ...result, model: undefined },
     };
   },

@@ -10,6 +10,9 @@ export {
   softmax,
   uniformGate,
   uniformWeights,
+  untrainedExpertWeights,
+  untrainedGate,
+  untrainedWeights,
 } from './expert-gate.ts';
 export { llmExpertWeights } from './llm-expert-weights.ts';
 export { type ExpertOutputs, MixtureTraverser, type MixtureTraverserOptions } from './mixture-traverser.ts';

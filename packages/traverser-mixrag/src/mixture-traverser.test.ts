@@ -3,7 +3,15 @@ import { emptyPlan } from '@weft/kit';
 import { MockLanguageModelV4, textResult, toyContext } from '@weft/core/test';
 import type { Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { expertNames, fitExpertGate, gateFeatureNames, gateWeights } from './expert-gate.ts';
+import {
+  expertNames,
+  fitExpertGate,
+  gateFeatureNames,
+  gateWeights,
+  untrainedExpertWeights,
+  untrainedGate,
+  untrainedWeights,
+} from './expert-gate.ts';
 import { MixtureTraverser } from './mixture-traverser.ts';
 import { trainMixtureGate } from './train-mixture-gate.ts';
 
@@ -78,7 +86,7 @@ describe('MixtureTraverser', () => {
       limit: 5,
       context: { ...context, languageModel: broken, warn: (m) => warnings.push(m) },
     });
-    expect(fallback[0]!.scores.gateEntity).toBeCloseTo(1 / 3, 9);
+    expect(fallback[0]!.scores.gateEntity).toBeCloseTo(untrainedExpertWeights.entity, 9);
     expect(warnings.join('\n')).toMatch(/weigh experts: .*learned gate/);
   });
 
@@ -120,6 +128,17 @@ describe('MixtureTraverser', () => {
 });
 
 describe('the expert gate', () => {
+  it('untrained, weighs the experts by untrainedExpertWeights whatever the query', () => {
+    const gate = untrainedGate(10);
+    for (const features of [gateFeatureNames.map(() => 0), gateFeatureNames.map((_, j) => j + 1)]) {
+      const weights = gateWeights(gate, features);
+      weights.forEach((w, k) => {
+        expect(w).toBeCloseTo(untrainedWeights()[k]!, 9);
+      });
+    }
+    expect(untrainedWeights()[expertNames.indexOf('entity')]).toBeGreaterThan(1 / expertNames.length);
+  });
+
   it('learns which expert answers which kind of query', () => {
     // Queries with a named node (feature 0 high) are answered by the relation expert, the others by
     // the entity expert: the fitted gate must route them so.
@@ -138,7 +157,7 @@ describe('the expert gate', () => {
     expect(named.reduce((s, w) => s + w, 0)).toBeCloseTo(1, 9);
   });
 
-  it('is trained on labelled queries and reports weights per set, keeping it only when it beats equal weights', async () => {
+  it('is trained on labelled queries and reports weights per set, keeping it only when it beats the untrained weights', async () => {
     const planner = {
       specificationVersion: 'v1' as const,
       name: 'fixed',
@@ -153,8 +172,8 @@ describe('the expert gate', () => {
       train: queries,
       val: queries,
     });
-    expect(['fitted', 'uniform']).toContain(result.chosen);
-    if (result.chosen === 'uniform') expect(result.model.weights.flat().every((w) => w === 0)).toBe(true);
+    expect(['fitted', 'untrained']).toContain(result.chosen);
+    if (result.chosen === 'untrained') expect(result.model).toEqual(untrainedGate(result.model.rankConstant));
     const weights = result.weightsBySet.toy!;
     expect(Object.keys(weights).sort()).toEqual([...expertNames].sort());
     expect(Object.values(weights).reduce((s, w) => s + w, 0)).toBeCloseTo(1, 9);

@@ -18,7 +18,7 @@ import {
   expertNames,
   gateFeatureNames,
   gateWeights,
-  uniformWeights,
+  untrainedWeights,
 } from './expert-gate.ts';
 import { llmExpertWeights } from './llm-expert-weights.ts';
 import { loadNeighbourhood, type Neighbourhood } from './neighbourhood.ts';
@@ -28,7 +28,7 @@ import { type SubgraphExpertOptions, type SubgraphExpertResult, subgraphExpert }
 export interface MixtureTraverserOptions {
   /** Shown in traces (default `'mixrag'`). */
   readonly name?: string;
-  /** A fitted gate; else read from `context.artifacts` under `artifact`; else equal weights. */
+  /** A fitted gate; else read from `context.artifacts` under `artifact`; else the untrained weights (`untrainedExpertWeights`). */
   readonly gate?: ExpertGateModel;
   /** Artifact name of the gate (`artifactName(stack, 'gate')`). */
   readonly artifact?: string;
@@ -299,7 +299,7 @@ export class MixtureTraverser implements TraverserV1 {
         if (asked) return asked;
       }
     }
-    return gate ? gateWeights(gate, outputs.features) : uniformWeights();
+    return gate ? gateWeights(gate, outputs.features) : untrainedWeights();
   }
 
   /** The fitted gate of this context's store; without one the experts weigh equally (and the trace says why). */

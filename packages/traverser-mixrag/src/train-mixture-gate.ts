@@ -5,7 +5,7 @@ import {
   fitExpertGate,
   type GateExample,
   gateWeights,
-  uniformGate,
+  untrainedGate,
 } from './expert-gate.ts';
 import type { ExpertOutputs, MixtureTraverser } from './mixture-traverser.ts';
 
@@ -19,11 +19,11 @@ export interface GateQuery {
 }
 
 export interface TrainMixtureGateResult {
-  /** The gate to keep: fitted, or equal weights (all-zero scores) when those did as well on val. */
+  /** The gate to keep: fitted, or the untrained weights (`untrainedGate`) when those did as well on val. */
   readonly model: ExpertGateModel;
-  readonly chosen: 'fitted' | 'uniform';
-  /** Val objective (mean of MRR and Recall@20 of the mixture, in %) of equal weights. */
-  readonly uniform: number;
+  readonly chosen: 'fitted' | 'untrained';
+  /** Val objective (mean of MRR and Recall@20 of the mixture, in %) of the untrained weights. */
+  readonly untrained: number;
   readonly tried: readonly { readonly l2: number; readonly rankConstant: number; readonly val: number }[];
   /** Per set, the mean weight the chosen gate gives each expert on its val queries (MixRAG's expert-weight figure). */
   readonly weightsBySet: Readonly<Record<string, Readonly<Record<string, number>>>>;
@@ -49,7 +49,8 @@ const recall20 = (ranking: readonly string[], answers: ReadonlySet<string>) =>
 /**
  * Fits MixRAG's gate on labelled queries: the experts run on each train and val query (with the
  * stack's planner), each train query's target is how well each expert alone answered it, and the
- * gate is kept only when it beats equal weights on val (the L2 strength chosen there too).
+ * gate is kept only when it beats the untrained weights (`untrainedGate`) on val (the L2 strength
+ * chosen there too).
  */
 export async function trainMixtureGate(
   context: RetrievalContext,
@@ -99,9 +100,11 @@ export async function trainMixtureGate(
     return (100 * sum) / weight;
   };
   // The rank constant decides how deep each expert's list still counts (10: the top few; 60: RRF's).
-  const uniforms = rankConstants.map((c) => ({ rankConstant: c, model: uniformGate(c) }));
-  const uniformScores = uniforms.map((u) => ({ ...u, val: objective(u.model) }));
-  const bestUniform = uniformScores.reduce((a, b) => (b.val > a.val ? b : a));
+  const untrainedScores = rankConstants.map((c) => {
+    const model = untrainedGate(c);
+    return { rankConstant: c, model, val: objective(model) };
+  });
+  const bestUntrained = untrainedScores.reduce((a, b) => (b.val > a.val ? b : a));
   const tried = rankConstants.flatMap((rankConstant) =>
     [0.001, 0.01, 0.1, 1].map((l2) => {
       const model = { ...fitExpertGate(examples, { l2 }), rankConstant };
@@ -109,9 +112,9 @@ export async function trainMixtureGate(
     }),
   );
   const best = tried.reduce((a, b) => (b.val > a.val ? b : a));
-  const uniform = bestUniform.val;
-  const chosen = best.val > uniform ? 'fitted' : 'uniform';
-  const model = chosen === 'fitted' ? best.model : bestUniform.model;
+  const untrained = bestUntrained.val;
+  const chosen = best.val > untrained ? 'fitted' : 'untrained';
+  const model = chosen === 'fitted' ? best.model : bestUntrained.model;
   const weightsBySet: Record<string, Record<string, number>> = {};
   const counts: Record<string, number> = {};
   for (const { query, outputs } of val) {
@@ -140,7 +143,7 @@ export async function trainMixtureGate(
   return {
     model,
     chosen,
-    uniform,
+    untrained,
     tried: tried.map(({ l2, rankConstant, val: v }) => ({ l2, rankConstant, val: v })),
     weightsBySet,
     bestExpertBySet,
