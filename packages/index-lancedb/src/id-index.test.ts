@@ -1,20 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LanceNodeRecord, openLanceTable, writeLanceNodes } from './lance-node-table.ts';
 import { LanceTextIndex } from './lance-text-index.ts';
 import { updateLanceNodes } from './update-lance-nodes.ts';
+import { tempDirectories } from './testing/temp-directories.ts';
 
-const directories: string[] = [];
-async function tempDirectory(): Promise<string> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'weft-lance-id-'));
-  directories.push(directory);
-  return directory;
-}
-afterAll(async () => {
-  await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })));
-});
+const directories = tempDirectories('weft-lance-id-');
+const tempDirectory = () => directories.make();
+afterAll(() => directories.removeAll());
 
 const colours = ['red', 'green', 'blue', 'yellow'];
 const nodes: LanceNodeRecord[] = Array.from({ length: 300 }, (_, i) => ({

@@ -1,21 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { runTextIndexSuite, runVectorIndexSuite } from '@weft/conformance';
 import { afterAll } from 'vitest';
 import { writeLanceNodes } from './lance-node-table.ts';
 import { LanceTextIndex } from './lance-text-index.ts';
 import { LanceVectorIndex } from './lance-vector-index.ts';
+import { tempDirectories } from './testing/temp-directories.ts';
 
-const directories: string[] = [];
-async function tempDirectory(): Promise<string> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'weft-lance-'));
-  directories.push(directory);
-  return directory;
-}
-afterAll(async () => {
-  await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })));
-});
+const directories = tempDirectories('weft-lance-');
+const tempDirectory = () => directories.make();
+afterAll(() => directories.removeAll());
 
 runTextIndexSuite({
   name: 'LanceTextIndex',

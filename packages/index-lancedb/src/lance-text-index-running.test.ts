@@ -1,19 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type LanceNodeRecord, writeLanceNodes } from './lance-node-table.ts';
 import { LanceTextIndex } from './lance-text-index.ts';
+import { tempDirectories } from './testing/temp-directories.ts';
 
-const directories: string[] = [];
-async function tempDirectory(): Promise<string> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'weft-lance-running-'));
-  directories.push(directory);
-  return directory;
-}
-afterAll(async () => {
-  await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })));
-});
+const directories = tempDirectories('weft-lance-running-');
+const tempDirectory = () => directories.make();
+afterAll(() => directories.removeAll());
 
 /** Documents alike by the dozen: many rows of one score. */
 const colours = ['red', 'green', 'blue', 'yellow'];
