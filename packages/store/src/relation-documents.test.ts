@@ -16,6 +16,8 @@ describe('edgeTypeWords', () => {
 
 describe('RelationDocuments', () => {
   const schema: SkbSchema = {
+    name: 'packages',
+    version: 1,
     nodeTypes: [{ name: 'package' }, { name: 'maintainer' }],
     edgeTypes: [{ name: 'maintained_by', from: 'package', to: 'maintainer' }],
     targetTypes: ['package'],
