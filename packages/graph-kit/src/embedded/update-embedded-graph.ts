@@ -3,7 +3,8 @@ import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toWeftError, WeftError } from '@weft/kit';
 import type { SkbChangeSet, SkbEdge, SkbNode, SkbPropValue, SkbSchema } from '@weft/spec';
-import { buildEmbeddedGraph } from './build-embedded-graph.ts';
+import { CsvFileWriter } from '../csv-file-writer.ts';
+import { buildEmbeddedGraph, cypherString } from './build-embedded-graph.ts';
 import type { EmbeddedGraphBuild } from './build-embedded-graph.ts';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from './engine.ts';
 import { aliasSeparator } from './mapping.ts';
@@ -20,33 +21,39 @@ export interface UpdateEmbeddedGraphOptions {
   readonly onProgress?: (phase: string, done: number) => void;
 }
 
+// Aliases travel as one string split in Cypher, as in the bulk load: an empty list has no type.
+const setNode = (row: string) => `SET n.type = ${row}type, n.name = ${row}name, n.text = ${row}text,
+      n.aliases = CASE WHEN ${row}aliases = '' THEN CAST([] AS STRING[]) ELSE string_split(${row}aliases, '${aliasSeparator}') END,
+      n.props = CASE WHEN ${row}props = '' THEN CAST(NULL AS STRING) ELSE ${row}props END`;
+
 /**
- * The statements of an update. Most run once per batch of rows (`$rows`, a list of structs): one
- * execution per record took most of an update's time. Those that match both ends of an edge by id
- * run once per edge: under `UNWIND`, Kùzu 0.11 looks the second end up by a scan (10 ms a row on
- * 135,000 nodes, against 1 ms for a prepared statement per row).
+ * The statements of an update. Those of `$ids` (a list of node ids) or `$rows` (a list of structs)
+ * run once per batch: one execution per record took most of an update's time. Nodes are matched from
+ * `$ids`, not from a field of `$rows`: Kùzu 0.11 joins a string list through the primary-key index
+ * (~0.1 ms an id) but `r.id` by scans (~1–3 ms an id on WordNet). A pattern matching both ends of an
+ * edge by id looks the second end up by a scan (10 ms a row on 135,000 nodes): `deleteEdge` runs
+ * once per edge, prepared.
  */
 const statements = {
   deleteEdge: 'MATCH (a:Node {id: $src})-[e:Edge]->(b:Node {id: $dst}) WHERE e.type = $type DELETE e',
-  deleteNodes: 'UNWIND $rows AS r MATCH (n:Node {id: r.id}) DETACH DELETE n',
-  // Aliases travel as one string split in Cypher, as in the bulk load: an empty list has no type.
-  upsertNodes: `UNWIND $rows AS r MERGE (n:Node {id: r.id})
-    SET n.type = r.type, n.name = r.name, n.text = r.text,
-      n.aliases = CASE WHEN r.aliases = '' THEN CAST([] AS STRING[]) ELSE string_split(r.aliases, '${aliasSeparator}') END,
-      n.props = CASE WHEN r.props = '' THEN CAST(NULL AS STRING) ELSE r.props END`,
+  deleteNodes: 'UNWIND $ids AS i MATCH (n:Node {id: i}) DETACH DELETE n',
+  existingNodes: 'UNWIND $ids AS i MATCH (n:Node {id: i}) RETURN n.id AS id',
+  // One execution per node: `UNWIND … MERGE` (or `MATCH … SET`) over a batch cost ~1.3 ms a node on
+  // WordNet, a prepared statement per node ~0.3 ms.
+  updateNode: `MATCH (n:Node {id: $id}) ${setNode('$')}`,
+  createNodes: `UNWIND $rows AS r CREATE (n:Node {id: r.id}) ${setNode('r.')}`,
   // An edge is (src, type, dst): created only when no edge of that type joins the two nodes yet. The
   // existing ones are found among the edges out of the sources (a pattern bound at both ends by id
   // took seconds per thousand rows).
   edgesFrom:
-    'UNWIND $rows AS r MATCH (a:Node {id: r.id})-[e:Edge]->(b:Node) RETURN a.id AS src, e.type AS type, b.id AS dst',
-  createEdge: 'MATCH (a:Node {id: $src}), (b:Node {id: $dst}) CREATE (a)-[:Edge {type: $type}]->(b)',
+    'UNWIND $ids AS i MATCH (a:Node {id: i})-[e:Edge]->(b:Node) RETURN a.id AS src, e.type AS type, b.id AS dst',
   setCounts: "MATCH (m:WeftMeta) WHERE m.key = 'counts' SET m.value = $value",
 } as const;
 
 /** Rows per execution of a batched statement. */
 const batchRows = 5_000;
 
-const edgeKey = (edge: Readonly<Record<string, unknown>>) =>
+const edgeKey = (edge: Readonly<Record<string, unknown>> | SkbEdge) =>
   `${String(edge.src)}\u0000${String(edge.type)}\u0000${String(edge.dst)}`;
 
 /**
@@ -101,49 +108,94 @@ export async function updateEmbeddedGraph(
       drain(await open.execute(prepared[name], params));
     const { changes } = options;
     // Each batch in order; an empty list is not run (Cypher cannot type an empty list parameter).
-    const batched = async (name: keyof typeof statements, rows: readonly Record<string, string>[]) => {
+    const batched = async (
+      name: keyof typeof statements,
+      list: 'ids' | 'rows',
+      rows: readonly (Record<string, string> | string)[],
+    ) => {
       const out: Record<string, unknown>[] = [];
       for (let i = 0; i < rows.length; i += batchRows) {
-        out.push(...(await execute(name, { rows: rows.slice(i, i + batchRows) })));
+        out.push(...(await execute(name, { [list]: rows.slice(i, i + batchRows) })));
         options.onProgress?.(name, Math.min(rows.length, i + batchRows));
       }
       return out;
     };
+    lap('open');
+    // Which upserted nodes and edge ends exist once the deletions are done: an existing node is
+    // updated in place, a new one created; only an edge between two existing nodes can exist already.
+    const ends = [
+      ...new Set([...changes.nodes.map((node) => node.id), ...changes.edges.flatMap((e) => [e.src, e.dst])]),
+    ];
+    const deleted = new Set(changes.deleteNodes);
+    const existing = new Set(
+      (await batched('existingNodes', 'ids', ends))
+        .map((row) => String(row.id))
+        .filter((id) => !deleted.has(id)),
+    );
+    lap('existing-nodes');
     await run(open, 'BEGIN TRANSACTION');
-    const each = async (name: 'deleteEdge' | 'createEdge', edges: readonly Record<string, string>[]) => {
+    const forEachEdge = async (name: 'deleteEdge', edges: readonly Record<string, string>[]) => {
       for (const [i, edge] of edges.entries()) {
         await execute(name, edge);
         if ((i + 1) % 1000 === 0 || i + 1 === edges.length) options.onProgress?.(name, i + 1);
       }
     };
-    await each(
+    await forEachEdge(
       'deleteEdge',
       changes.deleteEdges.map((e) => ({ src: e.src, type: e.type, dst: e.dst })),
     );
+    await batched('deleteNodes', 'ids', changes.deleteNodes);
+    lap('delete');
+    const nodeRows = changes.nodes.map((node) => ({
+      id: node.id,
+      type: node.type,
+      name: node.name,
+      text: node.text,
+      aliases: (node.aliases ?? []).join(aliasSeparator),
+      props: node.props && Object.keys(node.props).length > 0 ? JSON.stringify(node.props) : '',
+    }));
+    for (const [i, row] of nodeRows.filter((row) => existing.has(row.id)).entries()) {
+      await execute('updateNode', row);
+      if ((i + 1) % 1000 === 0) options.onProgress?.('updateNode', i + 1);
+    }
     await batched(
-      'deleteNodes',
-      changes.deleteNodes.map((id) => ({ id })),
+      'createNodes',
+      'rows',
+      nodeRows.filter((row) => !existing.has(row.id)),
     );
-    await batched(
-      'upsertNodes',
-      changes.nodes.map((node) => ({
-        id: node.id,
-        type: node.type,
-        name: node.name,
-        text: node.text,
-        aliases: (node.aliases ?? []).join(aliasSeparator),
-        props: node.props && Object.keys(node.props).length > 0 ? JSON.stringify(node.props) : '',
-      })),
-    );
-    const edgeRows = changes.edges.map((e) => ({ src: e.src, type: e.type, dst: e.dst }));
-    const sources = [...new Set(changes.edges.map((edge) => edge.src))].map((id) => ({ id }));
-    const existing = new Set((await batched('edgesFrom', sources)).map(edgeKey));
-    await each(
-      'createEdge',
-      edgeRows.filter((edge) => !existing.has(edgeKey(edge))),
-    );
+    lap('upsert-nodes');
+    const sources = [
+      ...new Set(
+        changes.edges
+          .filter((edge) => existing.has(edge.src) && existing.has(edge.dst))
+          .map((edge) => edge.src),
+      ),
+    ];
+    const present = new Set((await batched('edgesFrom', 'ids', sources)).map(edgeKey));
+    const created = new Map<string, SkbEdge>();
+    for (const edge of changes.edges) {
+      const key = edgeKey(edge);
+      if (!present.has(key)) created.set(key, edge);
+    }
+    lap('existing-edges');
     await run(open, 'COMMIT');
-    lap('apply');
+    if (created.size > 0) {
+      // Bulk loaded, as the build does (one COPY, in the change set's order): a CREATE per edge cost
+      // 1–2 ms each. COPY runs in a transaction of its own, hence after the commit; the database is
+      // this update's private copy, dropped if anything fails, so the change set still applies whole
+      // or not at all.
+      const csv = join(options.directory, 'new-edges.csv');
+      const writer = new CsvFileWriter(csv, ['src', 'dst', 'type']);
+      for (const edge of created.values()) await writer.row([edge.src, edge.dst, edge.type]);
+      await writer.close();
+      await run(
+        open,
+        `COPY Edge FROM ${cypherString(csv)} (HEADER=true${writer.hasLineBreaks ? ', PARALLEL=false' : ''})`,
+      );
+      await rm(csv, { force: true });
+      options.onProgress?.('createEdges', created.size);
+    }
+    lap('create-edges');
     // Counted after the commit: inside the transaction Kùzu 0.11 grouped new edges under wrong types.
     const nodesByType = await countsByType(open, 'MATCH (n:Node) RETURN n.type AS type, count(*) AS count');
     const edgesByType = await countsByType(
