@@ -1,7 +1,10 @@
 // `kuzuBackend.update` writes a changed copy of a graph: existing nodes are changed in place, new
-// ones created, new edges bulk loaded, and an edge that exists already is not added twice.
+// ones created, new edges bulk loaded, an edge that exists already is not added twice, and what a
+// reader saved beside the source database stays behind.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { toySkb } from '@weft/core/test';
+import { adjacencyFileName, nameIndexFileName } from '@weft/graph-kit';
 import type { SkbChangeSet } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kuzuBackend } from './kuzu-backend.ts';
@@ -31,6 +34,9 @@ describe('kuzuBackend.update', () => {
   };
   beforeAll(async () => {
     graph = await temporaryGraph(skb);
+    // Saves the adjacency and the name index beside the source database.
+    await graph.store.doNeighbors({ seeds: ['p:d850'], direction: 'both' });
+    await graph.store.doLookup(['Nikon']);
     await graph.store.close();
   });
   afterAll(async () => {
@@ -45,6 +51,10 @@ describe('kuzuBackend.update', () => {
       schema: skb.schema,
       changes,
     });
+    // The source's saved adjacency and name index describe the source's database: not copied.
+    expect(existsSync(join(graph.directory, adjacencyFileName))).toBe(true);
+    expect(existsSync(join(graph.root, 'v1', result.location, adjacencyFileName))).toBe(false);
+    expect(existsSync(join(graph.root, 'v1', result.location, nameIndexFileName))).toBe(false);
     // −2 deleted, +1 new; edges: −1 (p:trailcam) −1 (deleted edge) +3 new.
     expect(result.nodes).toBe(skb.nodes.length - 1);
     expect(result.edges).toBe(skb.edges.length + 1);

@@ -1,11 +1,12 @@
 import { constants, existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { toWeftError, WeftError } from '@weft/kit';
 import type { SkbChangeSet, SkbEdge, SkbNode, SkbPropValue, SkbSchema } from '@weft/spec';
 import { CsvFileWriter } from '../csv-file-writer.ts';
 import { buildEmbeddedGraph, cypherString } from './build-embedded-graph.ts';
 import type { EmbeddedGraphBuild } from './build-embedded-graph.ts';
+import { adjacencyFileName, nameIndexFileName } from './embedded-graph-store.ts';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from './engine.ts';
 import { aliasSeparator } from './mapping.ts';
 import { drain, run } from './query.ts';
@@ -81,7 +82,14 @@ export async function updateEmbeddedGraph(
     await compactGraph(engine, options.source, options.directory, options.schema);
     lap('compact');
   } else {
-    await cp(options.source, options.directory, { recursive: true, mode: constants.COPYFILE_FICLONE });
+    // Not the adjacency and name index a reader saved beside the source: they belong to its database
+    // file (a new one no longer matches them) and would only be copied to be ignored.
+    const derived = new Set([adjacencyFileName, nameIndexFileName]);
+    await cp(options.source, options.directory, {
+      recursive: true,
+      mode: constants.COPYFILE_FICLONE,
+      filter: (path) => !derived.has(basename(path)),
+    });
     await writeFile(join(options.directory, compactSizeFileName), String(compactBytes));
     lap('copy');
   }
