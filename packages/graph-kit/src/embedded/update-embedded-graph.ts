@@ -1,14 +1,14 @@
 import { constants, existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { toWeftError, WeftError } from '@weft/kit';
-import type { SkbChangeSet, SkbEdge, SkbNode, SkbPropValue, SkbSchema } from '@weft/spec';
+import type { SkbChangeSet, SkbEdge, SkbSchema } from '@weft/spec';
 import { CsvFileWriter } from '../csv-file-writer.ts';
-import { buildEmbeddedGraph, cypherString } from './build-embedded-graph.ts';
+import { cypherString } from './build-embedded-graph.ts';
 import type { EmbeddedGraphBuild } from './build-embedded-graph.ts';
 import { adjacencyFileName, nameIndexFileName } from './embedded-graph-store.ts';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from './engine.ts';
-import { aliasSeparator } from './mapping.ts';
+import { aliasSeparator, edgeTableDdl, metaTableDdl, nodeTableDdl } from './mapping.ts';
 import { drain, run } from './query.ts';
 
 export interface UpdateEmbeddedGraphOptions {
@@ -79,7 +79,7 @@ export async function updateEmbeddedGraph(
   const sourceBytes = (await stat(join(options.source, engine.databaseFileName))).size;
   const compactBytes = await readCompactBytes(options.source, sourceBytes);
   if (sourceBytes > compactionFactor * compactBytes) {
-    await compactGraph(engine, options.source, options.directory, options.schema);
+    await compactGraph(engine, options.source, options.directory);
     lap('compact');
   } else {
     // Not the adjacency and name index a reader saved beside the source: they belong to its database
@@ -250,59 +250,57 @@ async function readCompactBytes(folder: string, bytes: number): Promise<number> 
 }
 
 /**
- * Rebuilds the graph in `source` into `target` by bulk loading (`buildEmbeddedGraph`), reading its
- * nodes and edges in stored order, so the edge order that relation text follows is kept.
+ * Rebuilds the graph in `source` into `target`: the engine exports its nodes and edges, in stored
+ * order (the edge order that relation text follows is kept), to Parquet files, and a new database
+ * bulk loads them (COPY), with the source's metadata rows. Neither side passes rows through
+ * JavaScript: reading them row by row and writing CSV took most of a rebuild (25 s at 724,000 edges).
  */
-async function compactGraph(
-  engine: EmbeddedEngine,
-  source: string,
-  target: string,
-  schema: SkbSchema,
-): Promise<void> {
+async function compactGraph(engine: EmbeddedEngine, source: string, target: string): Promise<void> {
   await engine.load();
-  const db = engine.openDatabase(join(source, engine.databaseFileName), { readOnly: true });
-  await db.init();
-  const connection = engine.connect(db);
+  await rm(target, { recursive: true, force: true });
+  await mkdir(target, { recursive: true });
+  const exported = await mkdtemp(join(target, '.export-'));
+  const nodesFile = join(exported, 'nodes.parquet');
+  const edgesFile = join(exported, 'edges.parquet');
+  let db: EngineDatabase | undefined;
+  let connection: EngineConnection | undefined;
   try {
-    async function* rows(statement: string): AsyncGenerator<Record<string, unknown>> {
-      const result = await connection.query(statement);
-      const last = Array.isArray(result) ? result[result.length - 1]! : result;
-      try {
-        while (last.hasNext()) yield last.getNextSync() as Record<string, unknown>;
-      } finally {
-        for (const one of Array.isArray(result) ? result : [result]) one.close();
-      }
-    }
-    async function* nodes(): AsyncGenerator<SkbNode> {
-      for await (const row of rows(
-        'MATCH (n:Node) RETURN n.id AS id, n.type AS type, n.name AS name, n.aliases AS aliases, n.text AS text, n.props AS props ORDER BY offset(id(n))',
-      )) {
-        const aliases = (row.aliases as string[] | null) ?? [];
-        const props =
-          typeof row.props === 'string' && row.props.length > 0
-            ? (JSON.parse(row.props) as Record<string, SkbPropValue>)
-            : undefined;
-        yield {
-          id: String(row.id),
-          type: String(row.type),
-          name: String(row.name ?? ''),
-          ...(aliases.length > 0 ? { aliases } : {}),
-          text: String(row.text ?? ''),
-          ...(props ? { props } : {}),
-        };
-      }
-    }
-    async function* edges(): AsyncGenerator<SkbEdge> {
-      for await (const row of rows(
-        'MATCH (a:Node)-[e:Edge]->(b:Node) RETURN a.id AS src, e.type AS type, b.id AS dst ORDER BY offset(id(e))',
-      ))
-        yield { src: String(row.src), type: String(row.type), dst: String(row.dst) };
-    }
-    await rm(target, { recursive: true, force: true });
-    await buildEmbeddedGraph(engine, { directory: target, schema, nodes: nodes(), edges: edges() });
-  } finally {
+    db = engine.openDatabase(join(source, engine.databaseFileName), { readOnly: true });
+    await db.init();
+    connection = engine.connect(db);
+    await run(
+      connection,
+      `COPY (MATCH (n:Node) RETURN n.id, n.type, n.name, n.aliases, n.text, n.props ORDER BY offset(id(n))) TO ${cypherString(nodesFile)}`,
+    );
+    await run(
+      connection,
+      `COPY (MATCH (a:Node)-[e:Edge]->(b:Node) RETURN a.id, b.id, e.type ORDER BY offset(id(e))) TO ${cypherString(edgesFile)}`,
+    );
+    const meta = await run(connection, 'MATCH (m:WeftMeta) RETURN m.key AS key, m.value AS value');
     await connection.close();
+    connection = undefined;
     await db.close();
+    db = undefined;
+
+    db = engine.openDatabase(join(target, engine.databaseFileName), { readOnly: false });
+    await db.init();
+    connection = engine.connect(db);
+    await run(connection, nodeTableDdl);
+    await run(connection, edgeTableDdl);
+    await run(connection, metaTableDdl);
+    await run(connection, `COPY Node FROM ${cypherString(nodesFile)}`);
+    await run(connection, `COPY Edge FROM ${cypherString(edgesFile)}`);
+    const statement = await connection.prepare('CREATE (:WeftMeta {key: $key, value: $value})');
+    for (const row of meta) drain(await connection.execute(statement, { key: row.key, value: row.value }));
+    // Closed, so checkpointed, before its size is taken.
+    await connection.close();
+    connection = undefined;
+    await db.close();
+    db = undefined;
+  } finally {
+    await connection?.close().catch(() => undefined);
+    await db?.close().catch(() => undefined);
+    await rm(exported, { recursive: true, force: true });
   }
   await writeFile(
     join(target, compactSizeFileName),
