@@ -161,6 +161,7 @@ export async function applyChanges(
       onProgress: (phase, done) => options.onProgress?.(`graph:${phase}`, done),
     });
     lap('graph');
+    for (const [phase, seconds] of Object.entries(graph.timings)) timings[`graph:${phase}`] = seconds;
     const graphPath = join(versionFolder(version), graph.location);
     const after = await backend.open(graphPath, { baseDirectory: directory });
     let upserts: LanceNodeRecord[];
@@ -268,9 +269,7 @@ async function affectedBefore(
 ): Promise<{ affected: Set<string>; previous: Map<string, SkbNode> }> {
   const affected = new Set<string>();
   for (const edge of changes.deleteEdges) affected.add(edge.src).add(edge.dst);
-  if (changes.deleteNodes.length > 0)
-    for (const neighbour of await graph.doNeighbors({ seeds: changes.deleteNodes, direction: 'both' }))
-      affected.add(neighbour.node);
+  for (const neighbour of await neighbourIds(graph, changes.deleteNodes)) affected.add(neighbour);
   const previous = new Map<string, SkbNode>();
   const ids = changes.nodes.map((node) => node.id);
   (await graph.doGetNodes(ids)).forEach((node, i) => {
@@ -298,17 +297,14 @@ async function affectedAfter(
   const renamed = changes.nodes
     .filter((node) => previous.has(node.id) && previous.get(node.id)!.name !== node.name)
     .map((node) => node.id);
-  if (renamed.length > 0)
-    for (const neighbour of await graph.doNeighbors({ seeds: renamed, direction: 'both' }))
-      rows.add(neighbour.node);
+  for (const neighbour of await neighbourIds(graph, renamed)) rows.add(neighbour);
   // Only some nodes quote their neighbours' texts (`describedByNeighbours`).
   const retexted = changes.nodes
     .filter((node) => previous.has(node.id) && previous.get(node.id)!.text !== node.text)
     .map((node) => node.id);
   const quoting = new Set<string>();
-  if (retexted.length > 0)
-    for (const neighbour of await graph.doNeighbors({ seeds: retexted, direction: 'both' }))
-      if (!rows.has(neighbour.node)) quoting.add(neighbour.node);
+  for (const neighbour of await neighbourIds(graph, retexted))
+    if (!rows.has(neighbour)) quoting.add(neighbour);
   const targets = schema.targetTypes ? new Set(schema.targetTypes) : undefined;
   const upserted = new Set(changes.nodes.map((node) => node.id));
   const ids = [...rows, ...quoting];
@@ -376,6 +372,32 @@ function withinCaps(
 
 /** Ids per Cypher query: bounds the size of one `IN` list. */
 const idsPerQuery = 5_000;
+
+/**
+ * The ids of the nodes joined to `seeds` by an edge, either way. With Cypher, one query from the
+ * seeds' primary keys: `doNeighbors` loads the graph's whole adjacency first (a scan of every edge
+ * when the graph has no saved one, as after each update), which is the store's size, not the change's.
+ */
+async function neighbourIds(graph: GraphStoreV1, seeds: readonly string[]): Promise<Set<string>> {
+  const ids = new Set<string>();
+  if (seeds.length === 0) return ids;
+  if (!graph.supportsCypher) {
+    for (const neighbour of await graph.doNeighbors({ seeds, direction: 'both' })) ids.add(neighbour.node);
+    return ids;
+  }
+  for (let i = 0; i < seeds.length; i += idsPerQuery) {
+    const result = await graph.doCypher(
+      'UNWIND $ids AS id MATCH (a:Node {id: id})-[:Edge]-(b:Node) RETURN b.id',
+      {
+        params: { ids: seeds.slice(i, i + idsPerQuery) },
+        maxRows: Number.MAX_SAFE_INTEGER,
+        timeoutMs: 600_000,
+      },
+    );
+    for (const [id] of result.rows) ids.add(String(id));
+  }
+  return ids;
+}
 
 /** Every edge touching `seeds`, in the order the graph stored the edges. */
 async function edgesInStoredOrder(graph: GraphStoreV1, seeds: readonly string[]): Promise<SkbEdge[]> {

@@ -31,7 +31,8 @@ export interface EmbeddedGraphBuild {
   readonly timings: Record<string, number>;
 }
 
-function cypherString(value: string): string {
+/** A Cypher string literal. */
+export function cypherString(value: string): string {
   return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
