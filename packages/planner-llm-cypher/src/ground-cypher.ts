@@ -1,4 +1,4 @@
-import { groundQuestion, mentionFor } from '@weft/grounding';
+import { type GroundedMention, groundQuestion, mentionFor } from '@weft/grounding';
 import { schemaNames } from '@weft/llm';
 import type {
   Anchor,
@@ -153,23 +153,32 @@ export async function groundCypher(
     });
     const byName = [...named].filter(([, n]) => n.name).map(([variable, n]) => ({ variable, name: n.name! }));
     const pending: typeof byName = [];
+    const spanAnchor = (span: GroundedMention, type: string | undefined): Anchor => {
+      const nodes =
+        type && span.candidates.some((n) => n.type === type)
+          ? span.candidates.filter((n) => n.type === type)
+          : span.candidates;
+      return {
+        mention: span.text,
+        candidates: nodes
+          .slice(0, 10)
+          .map((n) => ({ id: n.id, type: n.type, score: n.probability / span.probability })),
+        confidence: span.probability,
+      };
+    };
+    // A span whose candidates hold no node of the type the model declared: the name is looked up
+    // among nodes of that type first (below); the span stays the fallback.
+    const untyped = new Map<string, GroundedMention>();
     for (const item of byName) {
       const span = mentionFor(mentions, item.name);
       const type = types.get(item.variable);
-      if (span?.candidates.length) {
-        const nodes =
-          type && span.candidates.some((n) => n.type === type)
-            ? span.candidates.filter((n) => n.type === type)
-            : span.candidates;
+      if (span?.candidates.length && (!type || span.candidates.some((n) => n.type === type))) {
         anchorOf.set(item.variable, anchors.length);
-        anchors.push({
-          mention: span.text,
-          candidates: nodes
-            .slice(0, 10)
-            .map((n) => ({ id: n.id, type: n.type, score: n.probability / span.probability })),
-          confidence: span.probability,
-        });
-      } else pending.push(item);
+        anchors.push(spanAnchor(span, type));
+      } else {
+        if (span?.candidates.length) untyped.set(item.variable, span);
+        pending.push(item);
+      }
     }
     if (pending.length > 0) {
       const lookup = (fuzzy: boolean, items: typeof pending) =>
@@ -183,6 +192,13 @@ export async function groundCypher(
       const fuzzy = fuzzyItems.length ? await lookup(true, fuzzyItems) : [];
       pending.forEach((item, i) => {
         const matches = (exact[i]?.length ? exact[i] : fuzzy[fuzzyItems.indexOf(item)]) ?? [];
+        const type = types.get(item.variable);
+        const span = untyped.get(item.variable);
+        if (span && !matches.some((m) => m.type === type)) {
+          anchorOf.set(item.variable, anchors.length);
+          anchors.push(spanAnchor(span, type));
+          return;
+        }
         if (matches.length === 0) {
           notes.push(
             inQuery(item.name)
@@ -194,7 +210,6 @@ export async function groundCypher(
         }
         if (!inQuery(item.name))
           notes.push(`"${item.name}" is not in the query; kept because the index names it exactly`);
-        const type = types.get(item.variable);
         const typed =
           type && matches.some((m) => m.type === type) ? matches.filter((m) => m.type === type) : matches;
         anchorOf.set(item.variable, anchors.length);
