@@ -21,3 +21,4 @@ export {
   type RelationPath,
   relationPaths,
 } from './relation-paths.ts';
+export { markdownTable, splitCounts } from './source-tables.ts';

@@ -1,3 +1,4 @@
+import { markdownTable, splitCounts } from '@internal/judged-queries';
 import type { SkbQuery } from '@weft/spec';
 import { debianSchema } from './debian-schema.ts';
 import { edgeSignature, type GraphStatistics } from './graph-statistics.ts';
@@ -13,16 +14,6 @@ export interface SourceDocumentInput {
   readonly statistics: GraphStatistics;
   readonly queries: Readonly<Record<string, readonly SkbQuery[]>>;
 }
-
-const splits = ['train', 'val', 'test'] as const;
-
-function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const line = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
-
-const splitCounts = (queries: readonly SkbQuery[]) =>
-  splits.map((split) => queries.filter((q) => q.split === split).length);
 
 /** SOURCE.md of the bundle: provenance, licence, schema with counts, and how the queries were made. */
 export function sourceDocument(input: SourceDocumentInput): string {
@@ -54,7 +45,7 @@ queries are committed there in \`queries/\`. Layout: docs/skb-format.md (version
 
 ## Nodes
 
-${table(
+${markdownTable(
   ['type', 'description', 'nodes'],
   debianSchema.nodeTypes.map((t) => [t.name, t.description ?? '', statistics.nodesByType[t.name] ?? 0]),
 )}
@@ -68,7 +59,7 @@ e-mail address is dropped).
 
 ## Edges
 
-${table(
+${markdownTable(
   ['edge type', 'from', 'to', 'meaning', 'edges'],
   debianSchema.edgeTypes.map((t) => [
     t.name,
@@ -86,14 +77,14 @@ and none provides is dropped; a name that is both a package and provided goes to
 
 Most depended-on:
 
-${table(
+${markdownTable(
   ['node', 'depended on by'],
   statistics.hubs.map((h) => [h.id, h.degree]),
 )}
 
 ## Query sets
 
-${table(
+${markdownTable(
   ['set', 'train', 'val', 'test', 'all'],
   Object.entries(queries).map(([set, list]) => [set, ...splitCounts(list), list.length]),
 )}

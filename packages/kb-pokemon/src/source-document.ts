@@ -1,3 +1,4 @@
+import { markdownTable, splitCounts } from '@internal/judged-queries';
 import type { SkbQuery } from '@weft/spec';
 import { edgeSignature, type GraphStatistics } from './graph-statistics.ts';
 import { pokemonSchema } from './pokemon-schema.ts';
@@ -10,24 +11,13 @@ export interface SourceDocumentInput {
   readonly queries: Readonly<Record<string, readonly SkbQuery[]>>;
 }
 
-const splits = ['train', 'val', 'test'] as const;
-
-function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const line = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
-
-function splitCounts(queries: readonly SkbQuery[]): number[] {
-  return splits.map((split) => queries.filter((q) => q.split === split).length);
-}
-
 function templateTable(queries: readonly SkbQuery[]): string {
   const byTemplate = new Map<string, SkbQuery[]>();
   for (const query of queries) {
     const template = String(query.meta?.template);
     byTemplate.set(template, [...(byTemplate.get(template) ?? []), query]);
   }
-  return table(
+  return markdownTable(
     ['template', 'structure', 'answer type', 'train', 'val', 'test'],
     [...byTemplate].map(([template, group]) => [
       template,
@@ -81,7 +71,7 @@ the 17 typed copies of Hidden Power, the \`No Ability\` placeholder and the Stel
 
 ## Nodes
 
-${table(
+${markdownTable(
   ['type', 'description', 'nodes'],
   pokemonSchema.nodeTypes.map((t) => [t.name, t.description ?? '', statistics.nodesByType[t.name] ?? 0]),
 )}
@@ -108,7 +98,7 @@ Ids are \`<node type>:<Showdown id>\` (\`pokemon:charizardmegax\`, \`move:flareb
 
 ## Edges
 
-${table(
+${markdownTable(
   ['edge type', 'from', 'to', 'meaning', 'edges'],
   pokemonSchema.edgeTypes.map((t) => [
     t.name,
@@ -126,14 +116,14 @@ can only have learned as its pre-evolution are not included. Edges to entries le
 
 The largest hubs (incoming edges):
 
-${table(
+${markdownTable(
   ['node', 'name', 'in-degree'],
   statistics.hubs.map((h) => [h.id, h.name, h.degree]),
 )}
 
 ## Query sets
 
-${table(
+${markdownTable(
   ['set', 'train', 'val', 'test', 'all'],
   Object.entries(queries).map(([set, list]) => [set, ...splitCounts(list), list.length]),
 )}

@@ -121,13 +121,13 @@ export class RelationDocuments {
     const node = this.index.get(id);
     const list = node === undefined ? undefined : this.entries.get(node);
     if (!list) return '';
-    const described = this.quoting[node!]!;
+    const quotes = this.quoting[node!]!;
     const groups = new Map<number, string[]>();
     for (let i = 0; i < list.length; i += 2) {
       const group = list[i]!;
       const neighbour = list[i + 1]!;
       const names = groups.get(group) ?? groups.set(group, []).get(group)!;
-      const snippet = described ? this.snippets[neighbour]! : '';
+      const snippet = quotes ? this.snippets[neighbour]! : '';
       names.push(snippet ? `${this.names[neighbour]!} (${snippet})` : this.names[neighbour]!);
     }
     return [...groups]
