@@ -417,6 +417,8 @@ export function createApp(options: AppOptions): WeftApp {
     }
     const send = (stream: SSEStreamingApi, event: string, data: unknown) =>
       stream.writeSSE({ event, data: JSON.stringify(data) });
+    // As on POST /query: an answer built on stale trained parts says so.
+    const warnings = await storeWarnings();
     return streamSSE(c, async (stream) => {
       try {
         await tracker.track(
@@ -427,6 +429,7 @@ export function createApp(options: AppOptions): WeftApp {
               results: answer.retrieval.ranking.map((r) => r.id),
               evidence: evidenceJson(answer.evidence),
               llmCalls: answer.retrieval.trace.llmCalls,
+              ...(warnings.length > 0 ? { warnings } : {}),
             });
             // A write to a client that has gone fails; the model's stream is aborted by then.
             for await (const text of answer.textStream) await send(stream, 'delta', { text });

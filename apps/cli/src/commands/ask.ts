@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { evidenceJson, groundedAnswerJson, streamGroundedAnswer } from '@weft/answer';
+import { staleArtifactsWarning } from '@weft/store';
 import {
   type Command,
   integerOption,
@@ -74,6 +75,9 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
           limit,
           evidence: { maxTokens },
         });
+        // Trained parts fitted before many updates (weft update) are reported, as by weft query.
+        const stale = await staleArtifactsWarning(store.directory, store.manifest);
+        if (!json && stale) io.stderr.write(`warning: ${stale}\n`);
         if (!json) {
           if (!hasModel(settings)) {
             io.stdout.write(`${answer.evidence.text}\n`);
@@ -99,6 +103,7 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
                 results: answer.retrieval.ranking.map((c) => c.id),
                 llmCalls: answer.retrieval.trace.llmCalls,
               },
+              ...(stale ? { warnings: [stale] } : {}),
             })}\n`,
           );
           return done.status === 'failed' || done.status === 'ungrounded' ? modelFailed : 0;

@@ -19,6 +19,7 @@ import {
   comparableRanking,
   writeChangeSetFixture,
 } from '../testing/change-set-fixture.ts';
+import { askCommand } from './ask.ts';
 import { infoCommand } from './info.ts';
 import { queryCommand } from './query.ts';
 import { updateCommand } from './update.ts';
@@ -193,6 +194,17 @@ describe('weft update', () => {
       queryCommand,
     ]);
     expect((JSON.parse(json.out()) as { warnings: string[] }).warnings.join()).toContain('may be stale');
+    // weft ask says it too, with or without a model (none here: the evidence only).
+    const ask = captureIo(root);
+    expect(
+      await runCli(['ask', '--db', updated, '--stack', 'bm25', 'glimmerstone'], ask.io, [askCommand]),
+    ).toBe(0);
+    expect(ask.err()).toContain('warning: the trained artifacts were fitted on store version 0');
+    const askJson = captureIo(root);
+    await runCli(['ask', '--db', updated, '--stack', 'bm25', 'glimmerstone', '--json'], askJson.io, [
+      askCommand,
+    ]);
+    expect((JSON.parse(askJson.out()) as { warnings: string[] }).warnings.join()).toContain('may be stale');
 
     await replaceArtifacts(updated, (artifacts) => artifacts.put('update-test.marker', { fitted: true }));
     const refitted = await openStore(updated);
