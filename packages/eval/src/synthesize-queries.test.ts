@@ -36,6 +36,41 @@ describe('synthesizeQueries', () => {
         expect(targets.has(skb.nodes.find((n) => n.id === answer)!.type)).toBe(true);
   });
 
+  it('describes the related node by words of its own text that find it, instead of naming it', async () => {
+    const { hybrid, described } = await synthesizeQueries(context, {
+      hybrid: 2,
+      described: 4,
+      text: 0,
+      seed: 3,
+      maxCandidates: 50,
+    });
+    expect(described.length).toBeGreaterThan(0);
+    expect(hybrid.length).toBeGreaterThan(0);
+    for (const query of described) {
+      const anchorId = (query.meta?.anchors as string[] | undefined)?.[0];
+      const anchor = skb.nodes.find((n) => n.id === anchorId)!;
+      expect(query.meta?.synthesized).toBe('described');
+      expect(query.id).toMatch(/^synth-described-/);
+      for (const answer of query.answers) expect(neighbours(anchor.id).has(answer)).toBe(true);
+      // No name of the anchor is in the question; the words describing it are its own.
+      const description = query.meta?.description as string;
+      expect(query.query.toLowerCase()).not.toContain(anchor.name.toLowerCase());
+      expect(query.query).toContain(description);
+      for (const word of description.split(' ')) expect(anchor.text).toContain(word);
+      // The description finds the anchor first among the nodes of its type.
+      const [hits = []] = await context.text.doSearch({
+        queries: [description],
+        limit: 1,
+        filter: { nodeTypes: [anchor.type] },
+      });
+      expect(hits[0]?.id).toBe(anchor.id);
+    }
+    // Without described queries asked for, none are made.
+    const plain = await synthesizeQueries(context, { hybrid: 2, text: 0, seed: 3, maxCandidates: 50 });
+    expect(plain.described).toEqual([]);
+    expect(plain.hybrid.every((q) => q.meta?.synthesized === 'hybrid')).toBe(true);
+  });
+
   it('is deterministic for a store and seed, and says when the store cannot sample', async () => {
     const a = await synthesizeQueries(context, { hybrid: 4, text: 2, seed: 9 });
     const b = await synthesizeQueries(context, { hybrid: 4, text: 2, seed: 9 });

@@ -4,6 +4,12 @@ import type { EdgeDirection, GraphNeighbor, RetrievalContext, SkbNode, SkbQuery,
 export interface SynthesizeQueriesOptions {
   /** Relational queries to make: a textual requirement on the answer plus a relation to a named node (default 200). */
   readonly hybrid?: number;
+  /**
+   * Relational queries whose neighbour is described by words of its own text instead of named, as
+   * people ask ("the maker of the first mirrorless body"), so training sees anchors no name links
+   * (default 0).
+   */
+  readonly described?: number;
   /** Text-only queries: a partial paraphrase of one node's description (default 100). */
   readonly text?: number;
   readonly seed?: number;
@@ -20,6 +26,7 @@ export interface SynthesizeQueriesOptions {
 
 export interface SynthesizedQueries {
   readonly hybrid: SkbQuery[];
+  readonly described: SkbQuery[];
   readonly text: SkbQuery[];
 }
 
@@ -125,6 +132,7 @@ export async function synthesizeQueries(
   }
   const seed = options.seed ?? 1;
   const wantHybrid = options.hybrid ?? 200;
+  const wantDescribed = options.described ?? 0;
   const wantText = options.text ?? 100;
   const valShare = options.valShare ?? 0.2;
   const testShare = options.testShare ?? 0.2;
@@ -132,17 +140,21 @@ export async function synthesizeQueries(
   const maxAnswers = options.maxAnswers ?? 5;
   const targets = context.schema.targetTypes ?? context.schema.nodeTypes.map((t) => t.name);
   const signal = options.abortSignal ? { abortSignal: options.abortSignal } : {};
-  const total = wantHybrid + wantText;
+  const total = wantHybrid + wantDescribed + wantText;
   const progress = (made: number) => options.onProgress?.(made, total);
+  const share = (made: number, wanted: number) => made / Math.max(1, wanted);
 
   // Oversample: many nodes have no usable description or no narrowing relation.
   const pool = await graph.doSampleNodes({ nodeTypes: targets, count: 8 * total + 50, seed, ...signal });
   const hybrid: SkbQuery[] = [];
+  const described: SkbQuery[] = [];
   const text: SkbQuery[] = [];
+  const made = () => hybrid.length + described.length + text.length;
   const used = new Set<string>();
   for (
     let start = 0;
-    start < pool.length && (hybrid.length < wantHybrid || text.length < wantText);
+    start < pool.length &&
+    (hybrid.length < wantHybrid || described.length < wantDescribed || text.length < wantText);
     start += 64
   ) {
     options.abortSignal?.throwIfAborted();
@@ -152,10 +164,11 @@ export async function synthesizeQueries(
       if (!node || used.has(node.id)) continue;
       const describing = describingWords(node);
       // Alternate: every node is offered to the kind that is further from its goal.
+      const relationalFull = hybrid.length >= wantHybrid && described.length >= wantDescribed;
       const wantsText =
         text.length < wantText &&
-        text.length / Math.max(1, wantText) <= hybrid.length / Math.max(1, wantHybrid);
-      if (text.length < wantText && (wantsText || hybrid.length >= wantHybrid)) {
+        share(text.length, wantText) <= share(hybrid.length + described.length, wantHybrid + wantDescribed);
+      if (text.length < wantText && (wantsText || relationalFull)) {
         const kept = keepSome(describing, 0.7, node.id, seed);
         if (kept.length < 4) continue;
         used.add(node.id);
@@ -167,26 +180,50 @@ export async function synthesizeQueries(
           split: splitOf(id, seed, valShare, testShare),
           meta: { synthesized: 'text', node: node.id },
         });
-        progress(hybrid.length + text.length);
+        progress(made());
+        continue;
+      }
+      if (relationalFull) continue;
+      const settings = { seed, maxCandidates, maxAnswers, signal };
+      const wantsDescribed =
+        described.length < wantDescribed &&
+        (hybrid.length >= wantHybrid ||
+          share(described.length, wantDescribed) <= share(hybrid.length, wantHybrid));
+      // A node whose neighbours cannot be described can still be asked about by name.
+      const query = wantsDescribed
+        ? await hybridQuery(context, node, describing, { ...settings, describe: true })
+        : undefined;
+      if (query) {
+        used.add(node.id);
+        const id = `synth-described-${String(described.length + 1).padStart(4, '0')}`;
+        described.push({ id, ...query, split: splitOf(id, seed, valShare, testShare) });
+        progress(made());
         continue;
       }
       if (hybrid.length >= wantHybrid) continue;
-      const made = await hybridQuery(context, node, describing, { seed, maxCandidates, maxAnswers, signal });
-      if (!made) continue;
+      const named = await hybridQuery(context, node, describing, settings);
+      if (!named) continue;
       used.add(node.id);
       const id = `synth-hybrid-${String(hybrid.length + 1).padStart(4, '0')}`;
-      hybrid.push({ id, ...made, split: splitOf(id, seed, valShare, testShare) });
-      progress(hybrid.length + text.length);
+      hybrid.push({ id, ...named, split: splitOf(id, seed, valShare, testShare) });
+      progress(made());
     }
   }
-  return { hybrid, text };
+  return { hybrid, described, text };
 }
 
 async function hybridQuery(
   context: RetrievalContext,
   node: SkbNode,
   describing: readonly string[],
-  options: { seed: number; maxCandidates: number; maxAnswers: number; signal: { abortSignal?: AbortSignal } },
+  options: {
+    seed: number;
+    maxCandidates: number;
+    maxAnswers: number;
+    signal: { abortSignal?: AbortSignal };
+    /** Describe the neighbour by words of its own text instead of naming it. */
+    describe?: boolean;
+  },
 ): Promise<Omit<SkbQuery, 'id' | 'split'> | undefined> {
   const requirementWords = keepSome(describing, 0.6, node.id, options.seed).slice(0, 5);
   if (requirementWords.length < 2) return undefined;
@@ -209,26 +246,64 @@ async function hybridQuery(
   for (const [i, neighbour] of ordered.slice(0, 12).entries()) {
     const anchor = anchors[i];
     if (!anchor || !usableAnchor(anchor, node)) continue;
+    const description = options.describe
+      ? await describe(context, anchor, requirementWords, options)
+      : undefined;
+    if (options.describe && !description) continue;
     const fromAnchor = opposite(neighbour.direction);
     const candidates = await relationSet(context, neighbour, fromAnchor, node.type, options);
     if (!candidates?.includes(node.id)) continue;
     const gold = await judge(context, requirement, node.id, candidates, options.signal);
     if (!gold || gold.length > options.maxAnswers) continue;
-    const phrase = relationPhrase(node.type, anchor.name, neighbour.edgeType, fromAnchor);
+    const phrase = relationPhrase(
+      node.type,
+      description ? `the ${typeWord(anchor.type)} ${description}` : anchor.name,
+      neighbour.edgeType,
+      fromAnchor,
+    );
     return {
       query: question(stableHash(node.id, options.seed), phrase, requirement),
       answers: gold,
       meta: {
-        synthesized: 'hybrid',
+        synthesized: description ? 'described' : 'hybrid',
         node: node.id,
         anchors: [anchor.id],
         relation: `${neighbour.edgeType}|${fromAnchor}`,
         requirement,
+        ...(description ? { description } : {}),
         candidates: candidates.length,
       },
     };
   }
   return undefined;
+}
+
+/**
+ * Words of the anchor's own text that find it: at most 5 of its first clause (none of its names, none
+ * of the requirement's), kept only when a search for them ranks the anchor first among the nodes of its
+ * type — a description that fits many nodes would make the gold answers wrong.
+ */
+async function describe(
+  context: RetrievalContext,
+  anchor: SkbNode,
+  requirementWords: readonly string[],
+  options: { seed: number; signal: { abortSignal?: AbortSignal } },
+): Promise<string | undefined> {
+  const taken = new Set(requirementWords.map((w) => w.toLowerCase()));
+  const kept = keepSome(
+    describingWords(anchor).filter((w) => !taken.has(w.toLowerCase())),
+    0.7,
+    anchor.id,
+    options.seed,
+  ).slice(0, 5);
+  if (kept.length < 3) return undefined;
+  const description = kept.join(' ');
+  const [hits = []] = await searchText(context.text, [description], {
+    limit: 1,
+    filter: { nodeTypes: [anchor.type] },
+    ...options.signal,
+  });
+  return hits[0]?.id === anchor.id ? description : undefined;
 }
 
 /** A name a question can use: short, and neither containing nor contained in the answer's name. */

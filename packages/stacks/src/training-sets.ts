@@ -49,15 +49,15 @@ export async function synthesizedTextSet(bundle: string, count: number): Promise
 }
 
 /**
- * Training material from the store alone (`synthesizeQueries`): relational queries and text-only
- * ones, each a set with train and val splits (the synthesised test split is left out: it is for
+ * Training material from the store alone (`synthesizeQueries`): relational queries naming a node,
+ * relational ones describing it, and text-only ones, each a set with train and val splits (the synthesised test split is left out: it is for
  * `weft synth-queries`, a benchmark, not for fitting).
  */
 export async function synthesizedSets(
   store: StackStore,
   options: SynthesizeQueriesOptions = {},
 ): Promise<TrainingSet[]> {
-  const { hybrid, text } = await synthesizeQueries(store.context, options);
+  const { hybrid, described, text } = await synthesizeQueries(store.context, options);
   const set = (name: string, queries: typeof hybrid, textOnly: boolean): TrainingSet => ({
     name,
     train: queries.filter((q) => q.split === 'train'),
@@ -65,7 +65,9 @@ export async function synthesizedSets(
     synthesized: true,
     ...(textOnly ? { textOnly } : {}),
   });
-  return [set('hybrid (synthesised)', hybrid, false), set('text (synthesised)', text, true)].filter(
-    (s) => s.train.length > 0,
-  );
+  return [
+    set('hybrid (synthesised)', hybrid, false),
+    set('described (synthesised)', described, false),
+    set('text (synthesised)', text, true),
+  ].filter((s) => s.train.length > 0);
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,9 +26,11 @@ describe('weft synth-queries', () => {
     const out = path.join(root, 'synth');
     const c = captureIo();
     expect(
-      await runCli(['synth-queries', '--db', 'store', '--out', out, '--n', '300', '--text', '0'], c.io, [
-        command,
-      ]),
+      await runCli(
+        ['synth-queries', '--db', 'store', '--out', out, '--n', '300', '--described', '0', '--text', '0'],
+        c.io,
+        [command],
+      ),
     ).toBe(0);
     const written = (await readFile(path.join(out, 'queries', 'hybrid.jsonl'), 'utf8')).trim().split('\n');
     expect(written.length).toBeLessThan(300);
@@ -37,8 +40,10 @@ describe('weft synth-queries', () => {
     expect(c.err()).toMatch(
       /note: the hybrid set has only \d+ test quer(y|ies): too few to tell two stacks apart/,
     );
-    // The text set was not asked for: nothing said about it.
+    // The text and described sets were not asked for: nothing said about them, no file.
     expect(c.err()).not.toContain('text set');
+    expect(c.err()).not.toContain('described');
+    expect(existsSync(path.join(out, 'queries', 'described.jsonl'))).toBe(false);
 
     const j = captureIo();
     const again = path.join(root, 'again');
@@ -48,7 +53,13 @@ describe('weft synth-queries', () => {
       ]),
     ).toBe(0);
     const summary = JSON.parse(j.out());
-    expect(summary.asked).toEqual({ hybrid: 300, text: 150 });
+    expect(summary.asked).toEqual({ hybrid: 300, described: 150, text: 150 });
+    const described = (await readFile(path.join(again, 'queries', 'described.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(described.length).toBe(summary.described.train + summary.described.val + summary.described.test);
+    expect(described.every((q) => q.meta.synthesized === 'described')).toBe(true);
     expect(summary.notes.length).toBeGreaterThanOrEqual(2);
   });
 

@@ -38,26 +38,31 @@ function answerNodeCount(manifest: {
  * small to compare stacks on.
  */
 export function synthesisNotes(options: {
-  readonly asked: { readonly hybrid: number; readonly text: number };
-  readonly made: { readonly hybrid: SplitCounts; readonly text: SplitCounts };
+  readonly asked: { readonly hybrid: number; readonly described?: number; readonly text: number };
+  readonly made: {
+    readonly hybrid: SplitCounts;
+    readonly described?: SplitCounts;
+    readonly text: SplitCounts;
+  };
   readonly answerNodes: number;
 }): string[] {
   const notes: string[] = [];
   const total = (c: SplitCounts) => c.train + c.val + c.test;
-  for (const kind of ['hybrid', 'text'] as const) {
-    const made = total(options.made[kind]);
-    const asked = options.asked[kind];
+  for (const kind of ['hybrid', 'described', 'text'] as const) {
+    const madeCounts = options.made[kind] ?? { train: 0, val: 0, test: 0 };
+    const made = total(madeCounts);
+    const asked = options.asked[kind] ?? 0;
     if (made < asked)
       notes.push(
         `wrote ${made} of the ${asked} ${kind} queries asked for: the store has ${options.answerNodes.toLocaleString('en-US')} nodes of the answer types, each answers at most one query, and ${
-          kind === 'hybrid'
-            ? 'only nodes with a describing first clause and a relation that narrows them to a few answers make one'
-            : 'only nodes whose first clause has four or more describing words make one'
+          kind === 'text'
+            ? 'only nodes whose first clause has four or more describing words make one'
+            : `only nodes with a describing first clause and a relation that narrows them to a few answers make one${kind === 'described' ? ', where the related node’s own text has words that find it among its type' : ''}`
         }`,
       );
-    if (asked > 0 && options.made[kind].test < minTestQueries)
+    if (asked > 0 && madeCounts.test < minTestQueries)
       notes.push(
-        `the ${kind} set has only ${options.made[kind].test} test quer${options.made[kind].test === 1 ? 'y' : 'ies'}: too few to tell two stacks apart (weft eval marks no difference beyond noise on so few); a larger KB gives more`,
+        `the ${kind} set has only ${madeCounts.test} test quer${madeCounts.test === 1 ? 'y' : 'ies'}: too few to tell two stacks apart (weft eval marks no difference beyond noise on so few); a larger KB gives more`,
       );
   }
   return notes;
@@ -68,14 +73,17 @@ export function createSynthQueriesCommand(deps: CommandDeps = defaultDeps): Comm
   return {
     name: 'synth-queries',
     summary: 'Synthesise STaRK-style query sets (relational and text-only, train/val/test) from a store',
-    usage: 'weft synth-queries --db <dir> --out <dir> [--n N] [--text N] [--seed S] [--json]',
+    usage: 'weft synth-queries --db <dir> --out <dir> [--n N] [--described N] [--text N] [--seed S] [--json]',
     details: [
       '--db <dir>    store directory built by weft ingest (required)',
       '--out <dir>   where to write the query sets (must not exist or be empty): schema.json,',
-      '              queries/hybrid.jsonl, queries/text.jsonl and SOURCE.md; weft eval reads it',
+      '              queries/hybrid.jsonl, queries/described.jsonl, queries/text.jsonl and SOURCE.md;',
+      '              weft eval reads it',
       '              as the bundle argument together with --db',
       "--n N         relational queries (default 300): a requirement on the answer's text and a",
       '              relation to a named node; gold = every node satisfying both',
+      '--described N relational queries whose related node is described by words of its own text',
+      '              instead of named (default 150), as people ask',
       '--text N      text-only queries (default 150): partial paraphrases of one description',
       '--seed S      seed (default 1); the same store and seed give the same queries',
       'A small KB yields fewer queries than asked for: the command says how many and why, and warns',
@@ -89,6 +97,7 @@ export function createSynthQueriesCommand(deps: CommandDeps = defaultDeps): Comm
       db: { type: 'string' },
       out: { type: 'string' },
       n: { type: 'string' },
+      described: { type: 'string' },
       text: { type: 'string' },
       seed: { type: 'string' },
     },
@@ -100,6 +109,7 @@ export function createSynthQueriesCommand(deps: CommandDeps = defaultDeps): Comm
       if (existsSync(out) && readdirSync(out).length > 0)
         throw new UsageError(`--out ${out} exists and is not empty`);
       const hybridCount = integerOption(args, 'n', 300, 0);
+      const describedCount = integerOption(args, 'described', 150, 0);
       const textCount = integerOption(args, 'text', 150, 0);
       const seed = integerOption(args, 'seed', 1, 0);
       const store = await deps.openStore(db);
@@ -107,10 +117,11 @@ export function createSynthQueriesCommand(deps: CommandDeps = defaultDeps): Comm
         const progress = new Progress({
           stream: io.stderr,
           label: 'synthesise queries',
-          total: hybridCount + textCount,
+          total: hybridCount + describedCount + textCount,
         });
-        const { hybrid, text } = await synthesizeQueries(store.context, {
+        const { hybrid, described, text } = await synthesizeQueries(store.context, {
           hybrid: hybridCount,
+          described: describedCount,
           text: textCount,
           seed,
           onProgress: (made) => progress.update(made),
@@ -119,39 +130,45 @@ export function createSynthQueriesCommand(deps: CommandDeps = defaultDeps): Comm
         await mkdir(path.join(out, 'queries'), { recursive: true });
         await writeFile(path.join(out, 'schema.json'), `${JSON.stringify(store.manifest.schema, null, 2)}\n`);
         await writeFile(path.join(out, 'queries', 'hybrid.jsonl'), jsonl(hybrid));
+        if (described.length > 0)
+          await writeFile(path.join(out, 'queries', 'described.jsonl'), jsonl(described));
         await writeFile(path.join(out, 'queries', 'text.jsonl'), jsonl(text));
         await writeFile(
           path.join(out, 'SOURCE.md'),
           [
             `# Queries synthesised from the store ${db}`,
             '',
-            `Made by \`weft synth-queries --n ${hybridCount} --text ${textCount} --seed ${seed}\` (synthesizeQueries of @weft/eval).`,
+            `Made by \`weft synth-queries --n ${hybridCount} --described ${describedCount} --text ${textCount} --seed ${seed}\` (synthesizeQueries of @weft/eval).`,
             'Only the query sets and the schema are here: evaluate with `weft eval <this folder> --db <the store>`.',
             '',
             '- `hybrid`: a sampled answer, a neighbour of it named in the question, and words of the answer’s',
             '  description as the textual requirement; gold = every node of the answer’s type that the named',
             '  node reaches over the same relation and whose document matches the requirement at least 90% as',
             '  well as the sampled answer (BM25 among those candidates).',
+            '- `described`: the same, but the neighbour is described by up to five words of its own first',
+            '  clause (its names and the requirement’s words left out) instead of named — words that rank it',
+            '  first among the nodes of its type.',
             '- `text`: about 70% of the words of one node’s first clause, its own names removed; gold = that node.',
             '',
           ].join('\n'),
         );
         const notes = synthesisNotes({
-          asked: { hybrid: hybridCount, text: textCount },
-          made: { hybrid: counts(hybrid), text: counts(text) },
+          asked: { hybrid: hybridCount, described: describedCount, text: textCount },
+          made: { hybrid: counts(hybrid), described: counts(described), text: counts(text) },
           answerNodes: answerNodeCount(store.manifest),
         });
         const summary = {
           out,
           hybrid: counts(hybrid),
+          described: counts(described),
           text: counts(text),
-          asked: { hybrid: hybridCount, text: textCount },
+          asked: { hybrid: hybridCount, described: describedCount, text: textCount },
           notes,
         };
         if (args.values.json === true) io.stdout.write(`${JSON.stringify(summary)}\n`);
         else
           io.stdout.write(
-            `Wrote ${out}: hybrid ${hybrid.length} (${summary.hybrid.train}/${summary.hybrid.val}/${summary.hybrid.test} train/val/test), text ${text.length} (${summary.text.train}/${summary.text.val}/${summary.text.test})\n`,
+            `Wrote ${out}: hybrid ${hybrid.length} (${summary.hybrid.train}/${summary.hybrid.val}/${summary.hybrid.test} train/val/test), described ${described.length} (${summary.described.train}/${summary.described.val}/${summary.described.test}), text ${text.length} (${summary.text.train}/${summary.text.val}/${summary.text.test})\n`,
           );
         for (const note of notes) io.stderr.write(`note: ${note}\n`);
         return 0;

@@ -98,6 +98,12 @@ describe('weft train', () => {
       await runCli(['train', '--db', workspace.db, '--synth', '20', '--text-queries', '5'], c.io, [command]),
     ).toBe(0);
     expect(seen[0]).toContain('hybrid (synthesised):true:true');
+    // By default others describe the related node instead of naming it.
+    expect(seen[0]).toContain('described (synthesised):true:true');
+    expect(
+      await runCli(['train', '--db', workspace.db, '--synth', '20', '--described', '0'], c.io, [command]),
+    ).toBe(0);
+    expect(seen[1]!.join()).not.toContain('described');
     expect(await runCli(['train', '--db', workspace.db, '--set', 'toy'], c.io, [command])).toBe(2);
     expect(c.err()).toContain('--set names a query set of a bundle');
   });

@@ -24,6 +24,7 @@ export interface TrainResult extends TrainStacksResult {
  * always: they teach when the text alone should decide, which hybrid train sets do not show.
  */
 const defaultSynth = 300;
+const defaultDescribed = 150;
 const defaultTextQueries = 150;
 
 export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
@@ -46,6 +47,8 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
       '--stack S         a stack to train; repeat for several (default: every stack with learned parts);',
       '                  the other stacks keep their trained parts',
       `--synth N         relational queries synthesised from the store (default ${defaultSynth} without a bundle, 0 with one)`,
+      `--described N     relational queries synthesised with the related node described by words of its`,
+      `                  text instead of named (default ${defaultDescribed} without a bundle, 0 with one)`,
       `--text-queries N  text-only queries synthesised from the store (default ${defaultTextQueries}); 0 = none`,
       '--seed S          seed of the synthesis (default 1)',
       '--json            one JSON object: the sets used and each training step’s report',
@@ -61,6 +64,7 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
       set: { type: 'string', multiple: true },
       stack: { type: 'string', multiple: true },
       synth: { type: 'string' },
+      described: { type: 'string' },
       'text-queries': { type: 'string' },
       seed: { type: 'string' },
     },
@@ -75,19 +79,20 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
       const db = path.resolve(io.cwd, requiredOption(args, 'db'));
       const json = args.values.json === true;
       const synth = integerOption(args, 'synth', bundle ? 0 : defaultSynth, 0);
+      const described = integerOption(args, 'described', bundle ? 0 : defaultDescribed, 0);
       const textQueries = integerOption(args, 'text-queries', defaultTextQueries, 0);
       const seed = integerOption(args, 'seed', 1, 0);
       const stacks = listOption(args, 'stack');
       for (const name of stacks) deps.registry.get(name);
       const labelled: TrainingSet[] = bundle ? await loadTrainingSets(bundle, named) : [];
-      if (bundle && labelled.length === 0 && named.length === 0 && synth + textQueries === 0)
+      if (bundle && labelled.length === 0 && named.length === 0 && synth + described + textQueries === 0)
         throw new WeftError({
           code: 'WEFT_BAD_INPUT',
           message: `no query set of ${bundle} has a train split`,
         });
-      if (!bundle && synth + textQueries === 0)
+      if (!bundle && synth + described + textQueries === 0)
         throw new UsageError(
-          'nothing to train on: give a bundle with labelled queries, or --synth/--text-queries above 0',
+          'nothing to train on: give a bundle with labelled queries, or --synth, --described or --text-queries above 0',
         );
       const used = (list: readonly { name: string; train: number; val: number }[]) =>
         list.map((s) => `${s.name} (${s.train} train, ${s.val} val)`).join(', ');
@@ -103,14 +108,19 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
       const store = await deps.openStore(db);
       try {
         const synthesis =
-          synth + textQueries > 0
-            ? new Progress({ stream: io.stderr, label: 'synthesise queries', total: synth + textQueries })
+          synth + described + textQueries > 0
+            ? new Progress({
+                stream: io.stderr,
+                label: 'synthesise queries',
+                total: synth + described + textQueries,
+              })
             : undefined;
         const sets = [
           ...labelled,
           ...(synthesis
             ? await synthesizedSets(store, {
                 hybrid: synth,
+                described,
                 text: textQueries,
                 seed,
                 onProgress: (made) => synthesis.update(made),
