@@ -82,11 +82,16 @@ describe('FieldTraverser', () => {
   it('scores the candidates next to a node the question describes without naming it (neighbourText)', async () => {
     // No mention: "the maker of printers" describes Canon by its own text only.
     const query = 'a DSLR of the maker of printers';
-    const traverse = (options: { describedK?: number }) =>
+    const traverse = (options: { describedK?: number; outsideTargetsWeight?: number }) =>
       new FieldTraverser(options).doTraverse({ query, plan: plan(query), limit: 20, context });
-    const candidates = await traverse({});
+    const candidates = await traverse({ outsideTargetsWeight: 1 });
     const score = (id: string) => candidates.find((c) => c.id === id)?.scores.neighbourText;
     expect(score('p:eos')).toBeCloseTo(1);
+    // Canon is a brand, outside the target types (products): no answer can be it, so the words
+    // matching it are about what the question builds on, and by default weigh 1.5 times as much.
+    expect(context.schema.targetTypes).not.toContain('brand');
+    const weighted = await traverse({});
+    expect(weighted.find((c) => c.id === 'p:eos')?.scores.neighbourText).toBeCloseTo(1.5);
     // Canon's lens matches no word of the question: only the dense ranking finds it, and what rests
     // on an embedder fitted per store does not count.
     expect(score('p:ef')).toBe(0);
