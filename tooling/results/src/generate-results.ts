@@ -383,6 +383,8 @@ const kbs: {
 
 const sections: string[] = [];
 const headline: string[] = [];
+/** The sets and splits the oracle model and its cassette ran on, e.g. `pokemon hybrid/val`. */
+const replayed: string[] = [];
 /** Splits cut by --max-queries, e.g. `wordnet wn18rr/test (3022)`. */
 const cut: string[] = [];
 const began = performance.now();
@@ -448,7 +450,10 @@ for (const kb of kbs) {
       for (const { set, splits: present, anchored } of sets) {
         if (!anchored) continue;
         for (const split of splits)
-          if (present.has(split)) sections.push(oracleSection(kb.name, bundle, db, set, split));
+          if (present.has(split)) {
+            sections.push(oracleSection(kb.name, bundle, db, set, split));
+            replayed.push(`${kb.name} ${set}/${split}`);
+          }
       }
     }
     console.error(`${kb.name} — ${regime.name}: ${minutes(regimeBegan)} (${minutes(began)} in all)`);
@@ -491,7 +496,10 @@ The same LLM stacks through a model are measured where a set carries gold anchor
 regime: on the oracle model (gold plans, no provider) and replayed from a cassette that run recorded
 (\`weft eval --oracle model --record <cassette>\`, then \`weft eval --replay <cassette> --llm-when
 always\`), which shows the replay path gives the recorded run's figures. No real model is measured:
-there is no provider here, and a cassette of one would be replayed the same way.
+there is no provider here, and a cassette of one would be replayed the same way. The oracle needs
+gold anchors (\`meta.anchors\`), so this ran on ${replayed.length ? replayed.join(', ') : 'no set (none of the sets here carries gold anchors, or --no-oracles)'}; the other sets
+(text-only sets, and WordNet's, which carry no gold anchors) have the LLM stacks through their
+offline fallback only.
 
 ## Headline: the default stack against bm25 and bm25-rel (Hit@1 / MRR)
 
