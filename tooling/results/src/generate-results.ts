@@ -497,8 +497,8 @@ regime: on the oracle model (gold plans, no provider) and replayed from a casset
 (\`weft eval --oracle model --record <cassette>\`, then \`weft eval --replay <cassette> --llm-when
 always\`), which shows the replay path gives the recorded run's figures. No real model is measured:
 there is no provider here, and a cassette of one would be replayed the same way. The oracle needs
-gold anchors (\`meta.anchors\`), so this ran on ${replayed.length ? replayed.join(', ') : 'no set (none of the sets here carries gold anchors, or --no-oracles)'}; the other sets
-(text-only sets, and WordNet's, which carry no gold anchors) have the LLM stacks through their
+gold anchors (\`meta.anchors\`), so this ran on ${replayed.length ? replayed.join(', ') : 'no set (none of the sets here carries gold anchors, or --no-oracles)'}; the sets without
+gold anchors (the text-only sets, WordNet's definitions and wn18rr) have the LLM stacks through their
 offline fallback only.
 
 ## Headline: the default stack against bm25 and bm25-rel (Hit@1 / MRR)
