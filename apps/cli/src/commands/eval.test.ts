@@ -318,6 +318,36 @@ describe('weft eval: linking and oracles', () => {
     expect(judged.summary.oracle).toBe('model, judged restriction');
   });
 
+  it('--record records the oracle model into a cassette that --replay answers with the same figures', async () => {
+    await anchoredSet();
+    const cassette = path.join(workspace.root, 'oracle.cassette.jsonl');
+    const stacks = ['--stack', 'mor', '--stack', 'focused', '--stack', 'hybgrag', '--stack', 'kar'];
+    const recorded = await evalJson([...stacks, '--oracle', 'model', '--record', cassette]);
+    expect(recorded.code).toBe(0);
+    expect(recorded.err).toMatch(/recording its calls into .*oracle\.cassette\.jsonl/);
+    const lines = (await readFile(cassette, 'utf8')).split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(JSON.parse(lines[0]!).model).toBe('oracle:gold');
+    // No oracle and no provider: every call is answered from the cassette (a miss would fail the stage).
+    const replayed = await evalJson([...stacks, '--replay', cassette, '--llm-when', 'always']);
+    expect(replayed.code).toBe(0);
+    expect(replayed.summary.oracle).toBeUndefined();
+    const figures = (summary: { stacks: Record<string, unknown>[] }) =>
+      summary.stacks.map(({ stack, hit1, hit5, recall20, mrr, llmCallsPerQuery, linking }) => ({
+        stack,
+        hit1,
+        hit5,
+        recall20,
+        mrr,
+        llmCallsPerQuery,
+        linking,
+      }));
+    expect(figures(replayed.summary)).toEqual(figures(recorded.summary));
+    const mor = replayed.summary.stacks.find((s: { stack: string }) => s.stack === 'mor');
+    expect(mor.llmCallsPerQuery).toBe(1);
+    expect(mor.hit1).toBe(100);
+  });
+
   it('exits 2 on a bad --oracle, an oracle without gold anchors, and an oracle model beside --model', async () => {
     await anchoredSet();
     const run = async (args: string[]) => {
@@ -336,6 +366,7 @@ describe('weft eval: linking and oracles', () => {
     for (const args of [
       ['--oracle', 'perfect'],
       ['--oracle', 'model', '--model', 'openai:gpt-4o-mini'],
+      ['--oracle', 'model', '--replay', 'oracle.cassette.jsonl'],
       ['--oracle', 'model', '--oracle', 'noisy-model'],
       ['--oracle', 'noisy-model', '--oracle-noise', '1.5'],
       ['--oracle', 'model', '--oracle-noise', '0.2'],

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { createRetriever, WeftError } from '@weft/core';
+import { cassetteModel } from '@weft/llm';
 import {
   compareStacks,
   type EvaluationSummary,
@@ -73,6 +74,11 @@ export interface EvalOracle {
     readonly seed: number;
     /** The plans' textual restriction: the question's words (default) or the judge's (`annotation`). */
     readonly restriction?: 'question' | 'annotation';
+    /**
+     * A cassette to record the oracle model's calls into (`--record`), so that `--replay` answers
+     * the LLM stacks without the oracle (and `--llm-when always`) with the same figures.
+     */
+    readonly record?: string;
   };
 }
 
@@ -122,7 +128,13 @@ async function oracleModel(
       ? `; ${kinds.length} made wrong (${kinds.filter((k) => k === 'anchor').length} anchor, ${kinds.filter((k) => k === 'relation').length} relation)`
       : ''
   }`;
-  return { model: oracleLanguageModel({ plans: noisy?.plans ?? gold }), note };
+  const oracle = oracleLanguageModel({ plans: noisy?.plans ?? gold });
+  return {
+    model: settings.record
+      ? cassetteModel({ model: oracle, cassette: settings.record, mode: 'record' })
+      : oracle,
+    note: settings.record ? `${note}; recording its calls into ${settings.record}` : note,
+  };
 }
 
 /**
@@ -297,6 +309,8 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       '                               other prompts neutrally (rerankers keep the order, critics accept);',
       '                               no provider; the planners ask it on every query (--llm-when always)',
       '                  noisy-model  the same with 30% of the plans wrong (anchor or relation), seeded',
+      "                  with --record FILE the oracle model's calls are recorded into a cassette, which",
+      '                  --replay FILE --llm-when always then answers with no oracle (the same figures)',
       '--oracle-noise P  share of wrong plans of noisy-model, in [0, 1] (default 0.3)',
       '--oracle-seed N   which plans noisy-model makes wrong (default 1)',
       "--oracle-restriction R  what the oracle model says the answer's text should say: question (the",
@@ -358,12 +372,19 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       const out = outRaw === undefined ? undefined : path.resolve(io.cwd, outRaw);
       const embedder = stringOption(args, 'embedder');
       const json = args.values.json === true;
-      const oracle = parseOracle(args);
-      const settings = parseModelOptions(args, { cwd: io.cwd });
-      if (oracle?.model && (stringOption(args, 'model') || settings.replay || settings.record))
-        throw new UsageError(
-          '--oracle model and noisy-model are the model: drop --model, --record and --replay',
-        );
+      const parsedOracle = parseOracle(args);
+      // --record with the oracle model records the oracle's calls (a cassette --replay answers from).
+      const oracleRecord = parsedOracle?.model ? stringOption(args, 'record') : undefined;
+      const oracle: EvalOracle | undefined =
+        parsedOracle?.model && oracleRecord
+          ? { ...parsedOracle, model: { ...parsedOracle.model, record: path.resolve(io.cwd, oracleRecord) } }
+          : parsedOracle;
+      const settings = parseModelOptions(
+        oracleRecord ? { ...args, values: { ...args.values, record: undefined } } : args,
+        { cwd: io.cwd },
+      );
+      if (oracle?.model && (stringOption(args, 'model') || settings.replay))
+        throw new UsageError('--oracle model and noisy-model are the model: drop --model and --replay');
       // The oracle model replaces whatever WEFT_MODEL names.
       const { spec: _named, ...withoutSpec } = settings;
       const createOptions = await stackCreateOptions(oracle?.model ? withoutSpec : settings);
