@@ -40,11 +40,21 @@ export async function runCli(
         ...command.options,
         json: { type: 'boolean' },
         verbose: { type: 'boolean' },
+        stacks: { type: 'string', multiple: true },
       },
       allowPositionals: true,
       strict: true,
     });
-    return await command.run({ positionals: parsed.positionals, values: parsed.values }, io);
+    const { stacks, ...values } = parsed.values;
+    if (stacks?.length) {
+      // Stacks from outside Weft join the built-in registry every command names stacks from.
+      const [{ registerExternalStacks }, { defaultDeps }] = await Promise.all([
+        import('./external-stacks.ts'),
+        import('./commands/command-deps.ts'),
+      ]);
+      await registerExternalStacks(defaultDeps.registry, stacks as string[], io.cwd);
+    }
+    return await command.run({ positionals: parsed.positionals, values }, io);
   } catch (error) {
     // Imported here, not at the top: `@weft/core` is most of what `weft --version` would load.
     const { WeftError } = await import('@weft/core');
