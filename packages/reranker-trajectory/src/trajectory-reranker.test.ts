@@ -179,11 +179,11 @@ describe('TrajectoryReranker models in the pipeline', () => {
   });
 
   it("untrained, lets an unsure plan's text order count when asked (untrainedRouteByConfidence)", async () => {
-    const first = async (reranker: TrajectoryReranker, confidence: number) =>
+    const first = async (reranker: TrajectoryReranker, confidence: number, raw?: string) =>
       (
         await reranker.doRerank({
           query: 'q',
-          plan: { ...emptyPlan('q', skb.schema), confidence },
+          plan: { ...emptyPlan('q', skb.schema), confidence, ...(raw ? { raw } : {}) },
           // The text order reads `bm25`, as MorTraverser sets it.
           candidates: mixed('').map((c) => ({ ...c, scores: { ...c.scores, bm25: c.scores.bm25Global! } })),
           limit: 5,
@@ -195,6 +195,10 @@ describe('TrajectoryReranker models in the pipeline', () => {
     expect(await first(new TrajectoryReranker({ artifact }), 0.1)).toBe('s');
     expect(await first(routed, 0.9)).toBe('s');
     expect(await first(routed, 0.1)).toBe('t');
+    // 'offline-plans': an unsure plan no LLM wrote is routed; the same plan from an LLM is not.
+    const offlineOnly = new TrajectoryReranker({ artifact, untrainedRouteByConfidence: 'offline-plans' });
+    expect(await first(offlineOnly, 0.1)).toBe('t');
+    expect(await first(offlineOnly, 0.1, '{"paths": []}')).toBe('s');
   });
 
   it('ranks with the trained model, without a warning, under the name the trainer stored', async () => {

@@ -21,11 +21,12 @@ export type TrajectoryRerankerOptions = {
   readonly name?: string;
   /**
    * Without a trained model, blend the trajectory order with the text order by the plan's
-   * confidence (default false: the trajectory order alone). For offline planners, whose untrained
+   * confidence: `true` for every plan, `'offline-plans'` for plans no LLM wrote (no `plan.raw`),
+   * `false` (default) for none: the trajectory order alone. For offline planners, whose untrained
    * paths are often wrong: on WordNet hybrid val `mor-offline`'s Hit@1 went from 30.8 to 46.2
    * (R@20 72.1 → 85.6), the Pokémon hybrid set's from 31.6 to 36.8, wn18rr unchanged at 81.3.
    */
-  readonly untrainedRouteByConfidence?: boolean;
+  readonly untrainedRouteByConfidence?: boolean | 'offline-plans';
 } & (
   | {
       /**
@@ -133,8 +134,12 @@ export class TrajectoryReranker implements RerankerV1 {
       : 1;
     const structureFirst = model?.structureFirst ?? false;
     // Untrained, the plan's own confidence may stand in for the gate: an unsure plan's paths count less.
+    const byConfidence = this.options.untrainedRouteByConfidence;
     const untrainedRoute =
-      !model && this.options.untrainedRouteByConfidence ? options.plan.confidence : undefined;
+      !model &&
+      (byConfidence === true || (byConfidence === 'offline-plans' && options.plan.raw === undefined))
+        ? options.plan.confidence
+        : undefined;
     const order = routedOrder(
       options.candidates,
       trajectory,

@@ -41,7 +41,8 @@ export const focusedStack: StackEntry = {
       when: llmWhenOf(options) ?? 'always',
       ...stageTimeout(options),
     }),
-    traversers: [new FocusedTraverser() as TraverserV1],
+    // The model's Cypher keeps the published merge; the fallback's plan is weighed as in focused-offline.
+    traversers: [new FocusedTraverser({ alphaByConfidence: 'offline-plans' }) as TraverserV1],
     rerankers: [new ListwiseLlmReranker({ topK: 20, maxCalls: 1, ...stageTimeout(options) })],
     // One Cypher query and one listwise ranking per query.
     llmBudget: options.llmBudget ?? 2,

@@ -57,7 +57,8 @@ export const karStack: StackEntry = {
       name: 'kar',
       context,
       expander: new LlmKarExpander({ linker: linker(), ...stageTimeout(options) }),
-      ...finalRetrieval(context, true),
+      // Without a model the expansion is kar-offline's, and so is the search (dense lost there).
+      ...finalRetrieval(context, context.languageModel !== undefined),
       llmBudget: options.llmBudget ?? 1,
     };
   },

@@ -68,6 +68,19 @@ describe('the mor and focused stacks', () => {
     }
   });
 
+  it('without a model rank exactly as their offline halves (mor, focused, kar)', async () => {
+    const queries = ['lenses made by Nikon', 'rugged camera for wildlife', 'products by Canon', 'Nikon'];
+    for (const name of ['mor', 'focused', 'kar']) {
+      const online = await build(name);
+      const offline = await build(`${name}-offline`);
+      for (const query of queries) {
+        const ranked = async (retriever: typeof online) =>
+          (await retrieve(retriever, { query, limit: 10 })).ranking.map((c) => c.id);
+        expect(await ranked(online), `${name}: ${query}`).toEqual(await ranked(offline));
+      }
+    }
+  });
+
   it('mor asks the model for paths and meters the call', async () => {
     const model = stageModel();
     const { ranking, trace } = await retrieve(

@@ -55,15 +55,17 @@ function mixedDefinition(
   planner: SchemaPlanner | LlmPathPlanner,
   combine: 'sum' | 'intersect',
   llmBudget: number,
-  /** Untrained, let the offline plan's confidence blend in the text order (the LLM's plans keep MoR's order). */
-  untrainedRouteByConfidence = false,
 ): StackDefinition {
   return {
     name,
     context,
     planner,
     traversers: [new MorTraverser({ name: 'mor', combine })],
-    rerankers: [new TrajectoryReranker({ artifact: morRerankerRef.name, untrainedRouteByConfidence })],
+    // Untrained, an offline plan's confidence blends in the text order; the LLM's plans keep MoR's
+    // order. So `mor` without a model, or with its offline plan kept, ranks as `mor-offline`.
+    rerankers: [
+      new TrajectoryReranker({ artifact: morRerankerRef.name, untrainedRouteByConfidence: 'offline-plans' }),
+    ],
     llmBudget,
   };
 }
@@ -174,7 +176,6 @@ export const morOfflineStack: StackEntry = {
       new SchemaPlanner({ artifact: schemaPlannerRef }),
       'intersect',
       0,
-      true,
     ),
   training: [schemaPlannerTraining, morOfflineTraining],
 };

@@ -34,8 +34,8 @@ describe('FocusedTraverser', () => {
     // The words match a Canon body best; the plan grounds Nikon's products, the lens matching none.
     const query = 'Canon EOS camera body';
     const plan: Plan = { ...toyNikonPlan(), confidence: 0.1 };
-    const scores = async (traverser: FocusedTraverser) => {
-      const candidates = await traverser.doTraverse({ query, plan, limit: 10, context });
+    const scores = async (traverser: FocusedTraverser, planned: Plan = plan) => {
+      const candidates = await traverser.doTraverse({ query, plan: planned, limit: 10, context });
       const of = (grounded: number) => candidates.filter((c) => c.scores.grounded === grounded);
       return { worstGrounded: Math.min(...of(1).map((c) => c.score)), bestFill: of(0)[0]!.score };
     };
@@ -44,6 +44,10 @@ describe('FocusedTraverser', () => {
     expect(published.worstGrounded).toBeGreaterThan(published.bestFill);
     const scaled = await scores(new FocusedTraverser({ alphaByConfidence: true }));
     expect(scaled.worstGrounded).toBeLessThan(scaled.bestFill);
+    // 'offline-plans': the same unsure plan is scaled, but not once an LLM wrote it (`raw`).
+    const offlineOnly = new FocusedTraverser({ alphaByConfidence: 'offline-plans' });
+    expect(await scores(offlineOnly)).toEqual(scaled);
+    expect(await scores(offlineOnly, { ...plan, raw: 'MATCH (p:product) RETURN p' })).toEqual(published);
   });
 
   it('intersects two anchors and relaxes when the conjunction is empty', async () => {

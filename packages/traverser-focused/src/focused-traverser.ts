@@ -22,12 +22,14 @@ export interface FocusedTraverserOptions {
   /** Weight of grounded answers against the text fill in the α merge (default 0.7). */
   readonly alpha?: number;
   /**
-   * Scale `alpha` by the plan's confidence (default false: the LLM planners' plans keep the
-   * published merge). For offline planners, whose guessed relation is often wrong untrained: on
-   * WordNet hybrid val the offline pipeline's Hit@1 went from 1.9 to 36.5 (Hit@5 75.0 before: the
-   * wrongly grounded nodes took the first place), other sets unchanged.
+   * Scale `alpha` by the plan's confidence: `true` for every plan, `'offline-plans'` for plans no
+   * LLM wrote (no `plan.raw`: an LLM planner's fallback, or its offline plan kept when it was not
+   * asked), `false` (default) for none, the published merge. For offline planners, whose guessed
+   * relation is often wrong untrained: on WordNet hybrid val the offline pipeline's Hit@1 went from
+   * 1.9 to 36.5 (Hit@5 75.0 before: the wrongly grounded nodes took the first place), other sets
+   * unchanged.
    */
-  readonly alphaByConfidence?: boolean;
+  readonly alphaByConfidence?: boolean | 'offline-plans';
 }
 
 /** Where a value of a variable came from: the value before it on the chain and the edge between. */
@@ -123,7 +125,9 @@ export class FocusedTraverser implements TraverserV1 {
     }
 
     // An unsure plan's grounded answers are worth less than a sure one's against the text fill.
-    const alpha = (this.options.alpha ?? 0.7) * (this.options.alphaByConfidence ? plan.confidence : 1);
+    const byConfidence = this.options.alphaByConfidence;
+    const scaled = byConfidence === true || (byConfidence === 'offline-plans' && plan.raw === undefined);
+    const alpha = (this.options.alpha ?? 0.7) * (scaled ? plan.confidence : 1);
     const maxIn = Math.max(0, ...inSet.values());
     const maxFill = Math.max(0, ...fill.values());
     const candidates: Candidate[] = [];

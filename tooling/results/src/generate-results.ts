@@ -488,8 +488,9 @@ Every table holds every offline stack (${offlineStacks.join(', ')}) and the LLM 
 configured" and does what its offline counterpart does (mor's and focused's planners plan with the
 schema planner, focused's listwise reranker keeps the order, hybgrag's router takes the offline route
 and its critic the rule-based verdict, kar expands offline, mixrag's learned gate weighs the
-experts). They differ from the \`-offline\` stacks where the pipelines do (e.g. kar scores the
-expanded question with BM25 + dense, kar-offline with BM25). The trained regimes train every stack
+experts). Without a model mor, focused and kar rank exactly as their \`-offline\` halves (an offline
+plan weighs by its confidence in both, kar searches with BM25 alone in both; a test checks it); a
+"(no model)" row that differs from its \`-offline\` row shows where the two pipelines differ. The trained regimes train every stack
 with a training step (\`weft train\` without \`--stack\`), so the tables measure trained stacks.
 
 The same LLM stacks through a model are measured where a set carries gold anchors, after the last
