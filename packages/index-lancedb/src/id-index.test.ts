@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LanceNodeRecord, openLanceTable, writeLanceNodes } from './lance-node-table.ts';
@@ -116,5 +117,30 @@ describe('the id index', () => {
       deletions: ['n:new'],
     });
     expect(await idIndex(next)).toMatchObject({ numIndexedRows: 300, numUnindexedRows: 0 });
+  });
+
+  it('is added by an update that changes no row, which rewrites no other index', async () => {
+    const source = await tempDirectory();
+    await writeLanceNodes({
+      directory: source,
+      nodes: nodes.map((node, i) => ({
+        ...node,
+        vectors: { vector: [Math.sin(i), Math.cos(i), (i % 5) / 5] },
+      })),
+      vectorColumns: [{ name: 'vector', dimensions: 3 }],
+      vectorIndex: 'ivf_flat',
+    });
+    await dropIdIndex(source);
+    const indexFiles = async (directory: string) =>
+      (await readdir(path.join(directory, 'nodes.lance', '_indices'))).sort();
+    const before = await indexFiles(source);
+    const directory = path.join(await tempDirectory(), 'updated');
+    await updateLanceNodes({ source, directory, upserts: [], deletions: [] });
+    expect(await idIndex(directory)).toMatchObject({ numIndexedRows: 300, numUnindexedRows: 0 });
+    // The id index is the one new index; the IVF and full-text indexes are the source's, as they were.
+    const after = await indexFiles(directory);
+    expect(after.filter((name) => !before.includes(name))).toHaveLength(1);
+    expect(after).toEqual(expect.arrayContaining(before));
+    expect(await idFilteredSearches(directory)).toEqual(await idFilteredSearches(source));
   });
 });
