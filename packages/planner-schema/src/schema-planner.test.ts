@@ -136,6 +136,10 @@ describe('SchemaPlanner models', () => {
     expect(pathsOf(trained.plan)).toEqual(pathsOf(given.plan));
     const untrained = await planWith(new SchemaPlanner({ artifact }), undefined);
     expect(pathsOf(trained.plan)).not.toEqual(pathsOf(untrained.plan));
+    // Asked for, the hand-set weights apply beside a trained model, without a warning.
+    const handSet = await planWith(new SchemaPlanner({ untrained: true }), artifacts);
+    expect(handSet.warnings).toEqual([]);
+    expect(pathsOf(handSet.plan)).toEqual(pathsOf(untrained.plan));
   });
 
   it('warns about a model of another format version, an unversioned one, or other features', async () => {

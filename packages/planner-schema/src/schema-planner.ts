@@ -41,8 +41,15 @@ export type SchemaPlannerOptions = SchemaPlannerSettings &
          */
         readonly artifact: string | ArtifactRefV1;
         readonly model?: undefined;
+        readonly untrained?: undefined;
       }
-    | { readonly model: SchemaPlannerModel; readonly artifact?: undefined }
+    | { readonly model: SchemaPlannerModel; readonly artifact?: undefined; readonly untrained?: undefined }
+    | {
+        /** Plan with the hand-set weights on purpose: no artifact is read, no warning given. */
+        readonly untrained: true;
+        readonly artifact?: undefined;
+        readonly model?: undefined;
+      }
   );
 
 export interface SchemaPlannerSettings {
@@ -72,19 +79,19 @@ export class SchemaPlanner implements PlannerV1 {
 
   constructor(options: SchemaPlannerOptions) {
     // Callers without types (scripts, JavaScript) get a message rather than a TypeError on first use.
-    if (options?.model === undefined && options?.artifact === undefined) {
+    if (options?.model === undefined && options?.artifact === undefined && options?.untrained !== true) {
       throw new WeftError({
         code: 'WEFT_BAD_INPUT',
         message:
-          "SchemaPlanner needs { artifact } (the name trainSchemaPlanner stored its model under, e.g. artifactName(stack, 'planner-schema')) or { model }",
+          "SchemaPlanner needs { artifact } (the name trainSchemaPlanner stored its model under, e.g. artifactName(stack, 'planner-schema')), { model } or { untrained: true }",
       });
     }
     this.options = options;
   }
 
-  /** The model for this context's store, or undefined (hand-set weights) after a warning. */
-  /** The model for this context's store, or undefined after a warning. */
+  /** The model for this context's store, or undefined (hand-set weights): asked for, or after a warning. */
   private async modelFor(context: RetrievalContext): Promise<SchemaPlannerModel | undefined> {
+    if (this.options.untrained) return undefined;
     return this.options.model ?? this.models.get(context, this.options.artifact);
   }
 

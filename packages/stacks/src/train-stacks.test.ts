@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createStackRegistry,
   schemaPlannerRef,
+  schemaPlannerTraining,
   StackRegistry,
   type StackEntry,
   trainStacks,
@@ -125,8 +126,12 @@ describe('trainStacks', () => {
   });
 
   it('fits the schema planner once for every stack that reads it', async () => {
-    const registry = createStackRegistry();
-    const chosen = ['mor-offline', 'focused-offline'];
+    // A stack of a user's own that plans with the schema planner MoR's training fits.
+    const registry = new StackRegistry([
+      ...createStackRegistry().list(),
+      stack('my-schema-stack', [schemaPlannerTraining]),
+    ]);
+    const chosen = ['mor-offline', 'my-schema-stack'];
     const ids = chosen.flatMap((name) => registry.get(name).training!.map((s) => s.id));
     expect(ids).toEqual(['planner-schema', 'mor-offline', 'planner-schema']);
     const artifacts = memoryArtifacts();
@@ -138,7 +143,7 @@ describe('trainStacks', () => {
       stacks: chosen,
     });
     expect(result.steps.map((s) => [s.step, s.stacks])).toEqual([
-      ['planner-schema', ['mor-offline', 'focused-offline']],
+      ['planner-schema', ['mor-offline', 'my-schema-stack']],
       ['mor-offline', ['mor-offline']],
     ]);
   });
@@ -151,7 +156,7 @@ describe('trainStacks', () => {
       store: { context: toyContext() },
       sets,
       artifacts,
-      stacks: ['focused-offline'],
+      stacks: ['mor-offline'],
     });
     const old = memoryArtifacts();
     await old.put('offline.planner-schema', artifacts.stored.get(schemaPlannerRef.name));
