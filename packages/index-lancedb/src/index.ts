@@ -36,6 +36,7 @@ export { sanitizeTextQuery } from './sanitize-text-query.ts';
 export {
   chooseVectorIndex,
   flatSearchMaxRows,
+  rqBits,
   ivfPartitions,
   type VectorIndexChoice,
 } from './vector-index-choice.ts';
