@@ -36,6 +36,24 @@ describe('synthesizeQueries', () => {
         expect(targets.has(skb.nodes.find((n) => n.id === answer)!.type)).toBe(true);
   });
 
+  it('asks about a narrow relation by itself too, with every node it reaches as gold', async () => {
+    const { hybrid } = await synthesizeQueries(context, { hybrid: 12, text: 0, seed: 1, maxCandidates: 50 });
+    const structural = hybrid.filter((q) => q.meta?.requirement === undefined);
+    expect(structural.length).toBeGreaterThan(0);
+    expect(structural.length).toBeLessThan(hybrid.length);
+    for (const query of structural) {
+      const anchor = (query.meta?.anchors as string[] | undefined)?.[0] ?? '';
+      const [edgeType, fromAnchor] = String(query.meta?.relation).split('|');
+      const type = skb.nodes.find((n) => n.id === query.meta?.node)!.type;
+      const reached = skb.edges
+        .filter((e) => e.type === edgeType && (fromAnchor === 'out' ? e.src === anchor : e.dst === anchor))
+        .map((e) => (fromAnchor === 'out' ? e.dst : e.src))
+        .filter((id) => skb.nodes.find((n) => n.id === id)!.type === type);
+      expect(query.answers).toEqual([...new Set(reached)].sort());
+      expect(query.query).toContain(skb.nodes.find((n) => n.id === anchor)!.name);
+    }
+  });
+
   it('describes the related node by words of its own text that find it, instead of naming it', async () => {
     const { hybrid, described } = await synthesizeQueries(context, {
       hybrid: 2,

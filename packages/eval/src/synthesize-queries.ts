@@ -2,7 +2,11 @@ import { searchText, stableHash, WeftError } from '@weft/kit';
 import type { EdgeDirection, GraphNeighbor, RetrievalContext, SkbNode, SkbQuery, SkbSplit } from '@weft/spec';
 
 export interface SynthesizeQueriesOptions {
-  /** Relational queries to make: a textual requirement on the answer plus a relation to a named node (default 200). */
+  /**
+   * Relational queries to make: a textual requirement on the answer plus a relation to a named node
+   * (default 200); a third of those whose relation alone reaches at most `maxAnswers` nodes ask about
+   * the relation alone, every node it reaches gold.
+   */
   readonly hybrid?: number;
   /**
    * Relational queries whose neighbour is described by words of its own text instead of named, as
@@ -92,6 +96,18 @@ function question(variant: number, phrase: string, requirement: string): string 
       return `I am looking for a ${phrase}, ${requirement}`;
     default:
       return `${phrase} ${requirement}`;
+  }
+}
+
+/** A question on the relation alone, in three shapes. */
+function structuralQuestion(variant: number, phrase: string): string {
+  switch (variant % 3) {
+    case 0:
+      return `Which ${phrase}?`;
+    case 1:
+      return `every ${phrase}`;
+    default:
+      return `I am looking for a ${phrase}`;
   }
 }
 
@@ -253,6 +269,26 @@ async function hybridQuery(
     const fromAnchor = opposite(neighbour.direction);
     const candidates = await relationSet(context, neighbour, fromAnchor, node.type, options);
     if (!candidates?.includes(node.id)) continue;
+    // A relation that narrows to a few nodes is asked about by itself a third of the time, as people
+    // ask ("which word senses fall under the usage domain of 'trade name'"): every candidate is gold.
+    if (
+      !options.describe &&
+      candidates.length <= options.maxAnswers &&
+      stableHash(`${node.id}|structural`, options.seed) % 3 === 0
+    ) {
+      const phrase = relationPhrase(node.type, anchor.name, neighbour.edgeType, fromAnchor);
+      return {
+        query: structuralQuestion(stableHash(node.id, options.seed), phrase),
+        answers: [...candidates].sort(),
+        meta: {
+          synthesized: 'hybrid',
+          node: node.id,
+          anchors: [anchor.id],
+          relation: `${neighbour.edgeType}|${fromAnchor}`,
+          candidates: candidates.length,
+        },
+      };
+    }
     const gold = await judge(context, requirement, node.id, candidates, options.signal);
     if (!gold || gold.length > options.maxAnswers) continue;
     const phrase = relationPhrase(
