@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeLanceNodes } from './lance-node-table.ts';
+import { writeTwoTypeVectors } from './testing/two-type-vectors.ts';
 import { filteredMaxNprobes, LanceVectorIndex } from './lance-vector-index.ts';
 
 describe('filteredMaxNprobes', () => {
@@ -19,25 +17,10 @@ describe('filteredMaxNprobes', () => {
   });
 });
 
-/** A seeded generator (mulberry32), so the table is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // 4096 rows → an IVF index of 64 partitions; `rare` keeps 40 rows (1 %), `common` the rest.
 describe('LanceVectorIndex with an IVF index under a filter', () => {
-  const dimensions = 16;
-  const rows = 4096;
-  const next = random(21);
-  const vector = () => Array.from({ length: dimensions }, () => next() * 2 - 1);
-  const queries = Array.from({ length: 8 }, vector);
   let directory: string;
+  let queries: number[][] = [];
   const opened: LanceVectorIndex[] = [];
   const open = async (options: { exact?: boolean; filterProbeFactor?: number } = {}) => {
     const index = await LanceVectorIndex.open(directory, { embedderId: 'test', nprobes: 2, ...options });
@@ -48,20 +31,13 @@ describe('LanceVectorIndex with an IVF index under a filter', () => {
     (await index.doSearch({ vectors: [query], limit, filter: { nodeTypes: types } }))[0]!.map((h) => h.id);
 
   beforeAll(async () => {
-    directory = await mkdtemp(path.join(os.tmpdir(), 'weft-lance-ivf-'));
-    const written = await writeLanceNodes({
-      directory,
-      nodes: Array.from({ length: rows }, (_, i) => ({
-        id: `n${i}`,
-        type: i % 100 === 0 && i < 4000 ? 'rare' : 'common',
-        name: `n${i}`,
-        text: '',
-        vectors: { vector: vector() },
-      })),
-      vectorColumns: [{ name: 'vector', dimensions }],
+    let built: string;
+    ({ directory, queries, built } = await writeTwoTypeVectors({
+      prefix: 'weft-lance-ivf-',
+      dimensions: 16,
       vectorIndex: 'ivf_flat',
-    });
-    expect(written.vectorIndexes.vector).toBe('ivf_flat');
+    }));
+    expect(built).toBe('ivf_flat');
   }, 60_000);
   afterAll(async () => {
     await Promise.all(opened.map((index) => index.close()));
