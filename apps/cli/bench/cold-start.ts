@@ -10,11 +10,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { nameQuery, sampledBundleNodes } from './sampled-nodes.ts';
 
 const { values } = parseArgs({
   options: {
@@ -78,15 +77,9 @@ if (values.db) {
     counts: { nodes: number; edges: number };
     graph: { provider: string; path: string };
   };
-  const queries: string[] = [];
-  const lines = createInterface({ input: createReadStream(path.join(manifest.bundle.path, 'nodes.jsonl')) });
-  let line = 0;
-  for await (const text of lines) {
-    if (line++ % 997 !== 5) continue;
-    queries.push((JSON.parse(text) as { name: string }).name.split(' ').slice(0, 3).join(' '));
-    if (queries.length >= runs + 1) break;
-  }
-  lines.close();
+  const queries = (await sampledBundleNodes(manifest.bundle.path, runs + 1)).map((node) =>
+    nameQuery(node.name),
+  );
   console.log(
     `cold-start store ${db}: ${manifest.counts.nodes.toLocaleString('en-US')} nodes, ${manifest.counts.edges.toLocaleString('en-US')} edges, graph ${manifest.graph.provider}`,
   );

@@ -1,18 +1,8 @@
-/**
- * Where the first query of a new process spends its time, in-process and step by step: opening the
- * store, the first name look-up (builds the name index), the first expansion (loads or reads the
- * adjacency), the first BM25 and vector searches, then the default stack's first query and its warm
- * p50 over the next ones. Queries are node names from the store's bundle.
- *
- *   ./dev node --conditions=@weft/source apps/cli/bench/first-query.ts --db /tmp/synth-1m-store [--stack default] [--n 50]
- */
-import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { createGunzip } from 'node:zlib';
 import { createStack } from '@weft/stacks';
 import { openStore } from '@weft/store';
+import { nameQuery, sampledBundleNodes } from './sampled-nodes.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,26 +25,11 @@ const lap = (label: string) => {
 
 const store = await openStore(path.resolve(values.db));
 lap('open store');
-const names: string[] = [];
-const ids: string[] = [];
-let fullName = '';
-// Bundles keep their nodes plain or gzipped (the shared WordNet bundle has nodes.jsonl.gz only).
-const nodesFile = path.join(store.manifest.bundle.path, 'nodes.jsonl');
-const lines = createInterface({
-  input: existsSync(nodesFile)
-    ? createReadStream(nodesFile)
-    : createReadStream(`${nodesFile}.gz`).pipe(createGunzip()),
-});
-let line = 0;
-for await (const text of lines) {
-  if (line++ % 997 !== 5) continue;
-  const node = JSON.parse(text) as { id: string; name: string };
-  fullName ||= node.name;
-  names.push(node.name.split(' ').slice(0, 3).join(' '));
-  ids.push(node.id);
-  if (names.length >= n + 1) break;
-}
-lines.close();
+// The first sampled node's full name is looked up exactly; their first words are the queries.
+const sampled = await sampledBundleNodes(store.manifest.bundle.path, n + 1);
+const fullName = sampled[0]?.name ?? '';
+const names = sampled.map((node) => nameQuery(node.name));
+const ids = sampled.map((node) => node.id);
 last = performance.now();
 try {
   await store.graph.doLookup([fullName], { limit: 5, fuzzy: false });

@@ -1,24 +1,11 @@
-/**
- * Recall of the LanceDB vector index's probe rule against exact search: for each query, the
- * unfiltered top-k, and every filtered vector search the default stack makes for it (the filter
- * recorded, the search rerun at k), each through the ANN index under the old rule (a filter opens
- * every partition), under `filterProbeFactor` = each --factor, and without the index (exact).
- * Prints recall@100 and @300 of the exact top-k, results returned, and ms per search.
- *
- *   ./dev node --conditions=@weft/source apps/cli/bench/vector-recall.ts --db /tmp/deb-store \
- *     --queries /tmp/deb-bundle/queries/described.jsonl [--n 40] [--factor 1 --factor 2] [--type package]
- * Each --type also measures every query filtered to that node type.
- * Without --queries, queries are node names from the store's bundle (the first words of every 997th node).
- */
-import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { LanceVectorIndex } from '@weft/index-lancedb';
 import type { IndexFilter, VectorIndexV1 } from '@weft/spec';
 import { createStack } from '@weft/stacks';
 import { openStore } from '@weft/store';
+import { nameQuery, sampledBundleNodes } from './sampled-nodes.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,14 +38,7 @@ if (values.queries) {
     if (queries.length >= n) break;
   }
 } else {
-  const lines = createInterface({ input: createReadStream(path.join(manifest.bundle.path, 'nodes.jsonl')) });
-  let line = 0;
-  for await (const text of lines) {
-    if (line++ % 997 !== 5) continue;
-    queries.push((JSON.parse(text) as { name: string }).name.split(' ').slice(0, 3).join(' '));
-    if (queries.length >= n) break;
-  }
-  lines.close();
+  for (const node of await sampledBundleNodes(manifest.bundle.path, n)) queries.push(nameQuery(node.name));
 }
 
 // The filtered searches the default stack makes, recorded.

@@ -1,23 +1,7 @@
-/**
- * LanceDB query settings for one filtered vector search, timed straight on a store's table: the
- * default stack's search (`--type paper`, limit 300, at most ⌈2 × 96 / share⌉ probes) and variants of
- * it (fewer columns, fewer probes, a post-filter, a refine step), each with its p50, CPU per search
- * and recall@100 / @300 of the exact filtered top-k (`bypassVectorIndex()`). Queries are node names
- * from the store's bundle (every 997th node), as in first-query.ts. Two rounds; the first warms
- * LanceDB's index cache.
- *
- *   ./dev node --conditions=@weft/source apps/cli/bench/vector-variants.ts --db /tmp/vec-1m [--type paper] [--n 30]
- *
- * --only 'name;name' runs some variants. --lance <dir> searches another copy of the store's LanceDB folder (e.g. one with a quantised
- * index); --rebuild <ivf_flat | ivf_rq | …> first replaces that copy's vector index as
- * ingest builds it (`buildVectorIndex`; never the store's own).
- */
-import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { createGunzip } from 'node:zlib';
 import { openStore } from '@weft/store';
+import { nameQuery, sampledBundleNodes } from './sampled-nodes.ts';
 import type { VectorIndexChoice } from '@weft/index-lancedb';
 import { lancedb } from '../../../packages/index-lancedb/src/lancedb.ts';
 import { buildVectorIndex } from '../../../packages/index-lancedb/src/vector-index-choice.ts';
@@ -44,20 +28,7 @@ const manifest = store.manifest as unknown as {
 };
 if (!manifest.indexes.vector || !store.context.embeddingModel)
   throw new Error('the store has no vector index');
-const nodesFile = path.join(manifest.bundle.path, 'nodes.jsonl');
-const lines = createInterface({
-  input: existsSync(nodesFile)
-    ? createReadStream(nodesFile)
-    : createReadStream(`${nodesFile}.gz`).pipe(createGunzip()),
-});
-const queries: string[] = [];
-let line = 0;
-for await (const text of lines) {
-  if (line++ % 997 !== 5) continue;
-  queries.push((JSON.parse(text) as { name: string }).name.split(' ').slice(0, 3).join(' '));
-  if (queries.length >= n) break;
-}
-lines.close();
+const queries = (await sampledBundleNodes(manifest.bundle.path, n)).map((node) => nameQuery(node.name));
 const { embeddings } = await store.context.embeddingModel.doEmbed({ values: queries });
 const vectors = embeddings.map((e) => Float32Array.from(e));
 const connection = await lancedb.connect(values.lance ?? path.resolve(db, manifest.indexes.vector.path));
