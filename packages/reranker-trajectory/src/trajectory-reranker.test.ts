@@ -213,6 +213,26 @@ describe('TrajectoryReranker models in the pipeline', () => {
     expect(elsewhere.warnings[0]).toMatch(/"other.reranker-trajectory" not found/);
   });
 
+  it("ranks an LLM's plan as untrained when the model is for offline plans only (modelFor)", async () => {
+    const artifacts = memoryArtifacts();
+    await fitted(artifacts);
+    const first = async (reranker: TrajectoryReranker, raw?: string) =>
+      (
+        await reranker.doRerank({
+          query: 'q',
+          plan: { ...emptyPlan('q', skb.schema), ...(raw ? { raw } : {}) },
+          candidates: mixed(''),
+          limit: 5,
+          context: { ...base, artifacts },
+        })
+      )[0]?.id;
+    const offlineOnly = new TrajectoryReranker({ artifact, modelFor: 'offline-plans' });
+    // The trained model puts the text match first, the fixed weights the structural one.
+    expect(await first(new TrajectoryReranker({ artifact }), '{"paths": []}')).toBe('t');
+    expect(await first(offlineOnly)).toBe('t');
+    expect(await first(offlineOnly, '{"paths": []}')).toBe('s');
+  });
+
   it('warns about a model of another format version, an unversioned one, or other features', async () => {
     const trained = memoryArtifacts();
     await fitted(trained);

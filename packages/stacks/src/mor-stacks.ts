@@ -62,9 +62,14 @@ function mixedDefinition(
     planner,
     traversers: [new MorTraverser({ name: 'mor', combine })],
     // Untrained, an offline plan's confidence blends in the text order; the LLM's plans keep MoR's
-    // order. So `mor` without a model, or with its offline plan kept, ranks as `mor-offline`.
+    // order, trained or not (the model is fitted on offline plans). So `mor` without a model, or
+    // with its offline plan kept, ranks as `mor-offline`.
     rerankers: [
-      new TrajectoryReranker({ artifact: morRerankerRef.name, untrainedRouteByConfidence: 'offline-plans' }),
+      new TrajectoryReranker({
+        artifact: morRerankerRef.name,
+        untrainedRouteByConfidence: 'offline-plans',
+        modelFor: 'offline-plans',
+      }),
     ],
     llmBudget,
   };
