@@ -231,6 +231,28 @@ describe('resolveGoldPlans', () => {
       questionRestriction('Which lens, made by Nikon, works with the Nikon D850?', ['Nikon D850', 'nikon']),
     ).toBe('Which lens, made by, works with the');
   });
+
+  it('reads a described anchor as a model that knows it would: its description is no requirement', async () => {
+    const graph = new InMemoryGraphStore(skb);
+    const queries: SkbQuery[] = [
+      {
+        id: 'q1',
+        query: 'Which telephoto lens works with the camera maker’s high-resolution body?',
+        answers: ['p:nikkor'],
+        meta: {
+          anchors: ['p:d850'],
+          anchor_descriptions: { 'p:d850': 'the camera maker’s high-resolution body' },
+          paths: [{ anchor: 'p:d850', hops: [{ edgeType: 'compatible_with', direction: 'in' }] }],
+        },
+      },
+    ];
+    const annotations = goldAnnotations(queries, { schema: skb.schema });
+    expect(annotations[0]!.anchorDescriptions).toEqual(['the camera maker’s high-resolution body']);
+    const [plan] = await resolveGoldPlans(annotations, { graph, answers: new Map([['q1', ['p:nikkor']]]) });
+    // Named by its name (the question does not write it), the rest of the question is the requirement.
+    expect(plan!.anchors[0]!.mention).toBe('Nikon D850');
+    expect(plan!.restriction).toBe('Which telephoto lens works with');
+  });
 });
 
 describe('mentionIn', () => {

@@ -25,6 +25,11 @@ export interface GoldAnnotation {
   readonly anchors: readonly string[];
   /** The words of the question that name each anchor, when the set says (`meta.anchor_names`). */
   readonly anchorNames?: readonly (string | undefined)[];
+  /**
+   * The words of the question that describe each anchor instead of naming it, when the set says
+   * (`meta.anchor_descriptions`, node id → description).
+   */
+  readonly anchorDescriptions?: readonly (string | undefined)[];
   /** Gold paths; empty when the query set gives none. */
   readonly paths: readonly GoldPath[];
   /** A node type the answers must have, when the source says so (WordNet's `type(X) = L`). */
@@ -198,6 +203,13 @@ export function goldAnnotations(
     const anchorNames = listed.flatMap((a, i) =>
       typeNames.has(a) ? [] : [typeof names[i] === 'string' ? (names[i] as string) : undefined],
     );
+    const described =
+      meta.anchor_descriptions && typeof meta.anchor_descriptions === 'object'
+        ? (meta.anchor_descriptions as Record<string, unknown>)
+        : {};
+    const anchorDescriptions = anchors.map((a) =>
+      typeof described[a] === 'string' ? (described[a] as string) : undefined,
+    );
     const listedType = listed.find((a) => typeNames.has(a));
     const restriction = typeof meta.textual_requirement === 'string' ? meta.textual_requirement : '';
     const base = {
@@ -205,6 +217,7 @@ export function goldAnnotations(
       question: query.query,
       anchors,
       ...(anchorNames.some((n) => n !== undefined) ? { anchorNames } : {}),
+      ...(anchorDescriptions.some((d) => d !== undefined) ? { anchorDescriptions } : {}),
       restriction,
     };
     const fromMeta = metaPaths(meta.paths);
@@ -297,7 +310,8 @@ export interface GoldPlan {
  * directions the source left open (`both`): each combination is tried from the anchor, and the
  * first that reaches a gold answer is kept (else `out`). Anchors missing from the store are left
  * out, with their paths. The plan's restriction is, by default, what a model can read off the
- * question — the question without its anchor mentions (`restriction: 'question'`); `'annotation'`
+ * question — the question without its anchor mentions and the descriptions that stand for anchors
+ * (`meta.anchor_descriptions`) (`restriction: 'question'`); `'annotation'`
  * takes the judge's wording of the textual requirement instead (words the question may not have).
  */
 export async function resolveGoldPlans(
@@ -348,10 +362,15 @@ export async function resolveGoldPlans(
       restriction:
         options.restriction === 'annotation'
           ? annotation.restriction
-          : questionRestriction(
-              annotation.question,
-              anchors.map((a) => a.mention),
-            ),
+          : questionRestriction(annotation.question, [
+              ...anchors.map((a) => a.mention),
+              // A model that knows which node a description means reads the rest of the question
+              // as the answer's requirement, as it does around a name.
+              ...annotation.anchors.flatMap((id, i) => {
+                const description = annotation.anchorDescriptions?.[i];
+                return byId.has(id) && description !== undefined ? [description] : [];
+              }),
+            ]),
     });
   }
   return plans;
