@@ -233,6 +233,39 @@ describe('TrajectoryReranker models in the pipeline', () => {
     expect(await first(offlineOnly, '{"paths": []}')).toBe('s');
   });
 
+  it("ranks an LLM's plan by its restriction first, the question second (fixed weights)", async () => {
+    // Two structural candidates: `q` matches the whole question better, `r` the plan's restriction.
+    const structural = (id: string, inSet: number, restriction: number): Candidate => ({
+      id,
+      score: 1,
+      scores: {
+        structure: 1,
+        structureShare: 1,
+        bm25InSet: inSet,
+        bm25Global: inSet,
+        bm25Restriction: restriction,
+        paths: 1,
+        anchors: 1,
+        planConfidence: 1,
+      },
+      trajectories: [{ hops: [{ node: id, via: 'structure' }] }],
+    });
+    const first = async (raw?: string, restriction = 'wide angle') =>
+      (
+        await new TrajectoryReranker({ artifact }).doRerank({
+          query: 'wide angle lens for the camera maker’s flagship',
+          plan: { ...emptyPlan('q', skb.schema), restriction, ...(raw ? { raw } : {}) },
+          candidates: [structural('q', 1, 0.2), structural('r', 0.6, 1)],
+          limit: 2,
+          context: { ...base, artifacts: memoryArtifacts() },
+        })
+      )[0]?.id;
+    expect(await first()).toBe('q');
+    expect(await first('{"paths": []}')).toBe('r');
+    // A restriction that is the whole question says nothing more.
+    expect(await first('{"paths": []}', 'wide angle lens for the camera maker’s flagship')).toBe('q');
+  });
+
   it('warns about a model of another format version, an unversioned one, or other features', async () => {
     const trained = memoryArtifacts();
     await fitted(trained);

@@ -92,6 +92,19 @@ const fixedWeights: Readonly<Record<(typeof trajectoryFeatures)[number], number>
 };
 
 /**
+ * The fixed weights for a plan an LLM wrote: its restriction (what the answer's own text should say,
+ * as the model read the question) counts as the whole question does in `fixedWeights`, and the
+ * question as the restriction does there: the rest of the question describes the anchors.
+ */
+const modelPlanWeights: Readonly<Record<(typeof trajectoryFeatures)[number], number>> = {
+  ...fixedWeights,
+  bm25InSet: fixedWeights.bm25Restriction,
+  bm25Restriction: fixedWeights.bm25InSet,
+  structureText: fixedWeights.structureRestriction,
+  structureRestriction: fixedWeights.structureText,
+};
+
+/**
  * MoR's structure-aware reranker: scores each candidate from the trajectories that reached it (text
  * scores along the path, how each hop was reached, path length, anchor confidence, BM25 and dense
  * scores, how many paths reached it) with a linear model fitted on train queries.
@@ -131,11 +144,15 @@ export class TrajectoryReranker implements RerankerV1 {
     const model =
       this.options.modelFor === 'offline-plans' && options.plan.raw !== undefined ? undefined : fitted;
     const rows = featureRows(options.candidates);
+    const weights =
+      options.plan.raw !== undefined && options.plan.restriction && options.plan.restriction !== options.query
+        ? modelPlanWeights
+        : fixedWeights;
     const trajectory = options.candidates.map((_, i) => {
       const x = rows[i]!;
       const score = model
         ? linearScore(model.linear, x)
-        : trajectoryFeatures.reduce((z, name, f) => z + fixedWeights[name] * x[f]!, 0);
+        : trajectoryFeatures.reduce((z, name, f) => z + weights[name] * x[f]!, 0);
       return Number.isFinite(score) ? score : Number.NEGATIVE_INFINITY;
     });
     // The route gate: the less reliable the plan looks for this query, the more the text ranking counts.
