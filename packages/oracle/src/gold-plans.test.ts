@@ -238,6 +238,7 @@ describe('resolveGoldPlans', () => {
       {
         id: 'q1',
         query: 'Which telephoto lens works with the camera maker’s high-resolution body?',
+        split: 'test',
         answers: ['p:nikkor'],
         meta: {
           anchors: ['p:d850'],
