@@ -7,6 +7,7 @@ import {
   toyContext,
   toyTrainingSet,
 } from '@weft/core/test';
+import { trajectoryFeatures, trajectoryRerankerArtifact } from '@weft/reranker-trajectory';
 import type { RetrievalTrace } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { createStack, createStackRegistry, type StackCreateOptions, trainStacks } from './index.ts';
@@ -97,6 +98,29 @@ describe('the mor and focused stacks', () => {
     // The model's path reached the Nikon lens from the brand.
     const nikkor = ranking.find((c) => c.id === 'p:nikkor');
     expect(nikkor?.trajectories.some((t) => t.path === 0 && t.hops[0]!.node === 'b:nikon')).toBe(true);
+  });
+
+  it("mor ranks the model's plans on a trained store as on an untrained one (the fitted reranker is for offline plans)", async () => {
+    // A fitted reranker that puts text before structure, as one fitted on wrong offline paths does.
+    const artifacts = memoryArtifacts();
+    await trajectoryRerankerArtifact.save(artifacts, 'mor-offline.reranker-trajectory', {
+      linear: {
+        features: [...trajectoryFeatures],
+        weights: trajectoryFeatures.map((f) => (f === 'structure' ? -5 : f === 'bm25Global' ? 5 : 0)),
+        bias: 0,
+        mean: trajectoryFeatures.map(() => 0),
+        scale: trajectoryFeatures.map(() => 1),
+      },
+    });
+    const trained = { ...toyContext(), artifacts };
+    const untrained = { ...toyContext(), artifacts: memoryArtifacts() };
+    const query = 'lenses made by Nikon';
+    const ranked = async (name: string, context: typeof trained, options: StackCreateOptions = {}) =>
+      (await retrieve(await build(name, options, context), { query, limit: 10 })).ranking.map((c) => c.id);
+    // The artifact is read: the offline stack's order changes with it.
+    expect(await ranked('mor-offline', trained)).not.toEqual(await ranked('mor-offline', untrained));
+    const withModel = () => ({ languageModel: stageModel(), llmWhen: 'always' as const });
+    expect(await ranked('mor', trained, withModel())).toEqual(await ranked('mor', untrained, withModel()));
   });
 
   it('mor under unsure asks only when the offline planner is less sure than the threshold', async () => {
