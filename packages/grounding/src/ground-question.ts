@@ -1,6 +1,7 @@
 import { searchText, sigmoid, textFields } from '@weft/kit';
 import type { IndexHit, RetrievalContext, TermStatistics } from '@weft/spec';
 import { groundingWeights, type GroundingFeature, groundingFeatures } from './grounding-weights.ts';
+import { typeOfWords, typeWords } from './answer-type.ts';
 import { type NounPhrase, nounPhrases } from './noun-phrases.ts';
 import { contentWords, isFunctionWord, singularForms } from './query-spans.ts';
 
@@ -77,20 +78,6 @@ const quotePattern = /(?<![\p{L}\p{N}])['"‘“]([^'"‘’“”]{1,80}?)['"�
 
 const relative = /^\s*(?:that|which|who|whom|whose|where)\b[^,;:?!()]*/iu;
 
-/** Node type names as the words a question uses for them: `egg_group` → `egg group`. */
-function typeWords(types: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const type of types)
-    out.set(
-      type
-        .toLowerCase()
-        .replace(/[_\-.:/]+/g, ' ')
-        .trim(),
-      type,
-    );
-  return out;
-}
-
 /**
  * Noun phrases and quoted spans, each with the sub-spans that could be names (at most four words)
  * and its description: the phrase and the relative clause after it ("the ability that whips up a
@@ -117,17 +104,7 @@ export function questionPhrases(question: string, nodeTypes: readonly string[] =
   for (const np of nounPhrases(question)) {
     if (covered.some(([s, e]) => np.start >= s && np.end <= e)) continue;
     const clause = question.slice(np.end).match(relative)?.[0] ?? '';
-    const head = np.words.at(-1)?.text.toLowerCase() ?? '';
-    const last2 = np.words
-      .slice(-2)
-      .map((w) => w.text.toLowerCase())
-      .join(' ');
-    const headType =
-      types.get(last2) ??
-      types.get(head) ??
-      singularForms(head)
-        .map((h) => types.get(h))
-        .find(Boolean);
+    const headType = typeOfWords(np.words, types);
     phrases.push({
       text: np.text,
       description: `${np.text}${clause}`,

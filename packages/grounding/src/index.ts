@@ -1,3 +1,4 @@
+export { answerType } from './answer-type.ts';
 export {
   type GroundedCandidate,
   type GroundedMention,

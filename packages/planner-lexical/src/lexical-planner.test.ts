@@ -39,6 +39,16 @@ describe('LexicalPlanner', () => {
     expect(warnings[0]).toMatch(/"default.planner-lexical" not found/);
   });
 
+  it('untrained: plans the answer type the question asks for by name, and none when it asks for none', async () => {
+    const context = toyContext();
+    const planner = new LexicalPlanner();
+    const asked = await planner.doPlan({ query: 'Which products are made by Nikon?', feedback: [], context });
+    expect(asked.targetTypes).toEqual([{ type: 'product', score: 1 }]);
+    // A type outside the schema's target types is no answer type.
+    const brand = await planner.doPlan({ query: 'Which brand makes the D850?', feedback: [], context });
+    expect(brand.targetTypes).toEqual([]);
+  });
+
   it('adds the nodes a question describes without naming them on request, after the named ones', async () => {
     const context = toyContext();
     const query = 'lenses by the brand that makes rangefinder cameras';

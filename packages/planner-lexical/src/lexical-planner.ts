@@ -7,7 +7,7 @@ import {
   naiveBayesProbabilities,
   sigmoid,
 } from '@weft/kit';
-import { describedAnchors, groundQuestion } from '@weft/grounding';
+import { answerType, describedAnchors, groundQuestion } from '@weft/grounding';
 import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
 import type { Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
 import { mentionRow } from './mention-model.ts';
@@ -63,9 +63,11 @@ export interface LexicalPlannerOptions {
 
 /**
  * Plans from the query's words alone: the mentions that name graph nodes (anchors, with their
- * specificity as confidence) and, once `trainLexicalPlanner` has fitted it on the KB's own queries,
- * which node types are asked for and which relations lead from each mention to the answers (one-hop
- * paths with calibrated probabilities). Untrained, it plans anchors only: every target type, no path.
+ * specificity as confidence), the node type the question asks for when its words name one ("which
+ * moves …": `@weft/grounding`'s `answerType`) and, once `trainLexicalPlanner` has fitted it on the
+ * KB's own queries, which node types are asked for otherwise and which relations lead from each
+ * mention to the answers (one-hop paths with calibrated probabilities). Untrained, it plans anchors
+ * and the asked type only: no path.
  */
 export class LexicalPlanner implements PlannerV1 {
   readonly specificationVersion = 'v1';
@@ -107,9 +109,18 @@ export class LexicalPlanner implements PlannerV1 {
     const relationProbabilities = model?.relations.labels.length
       ? naiveBayesProbabilities(model.relations, words)
       : undefined;
-    const targetTypes = typeProbabilities
+    // A type the question's words ask for ("which moves …") is surer than one learned from words.
+    const asked = answerType(
+      query,
+      context.schema.nodeTypes.map((t) => t.name),
+    );
+    const typeScore =
+      asked !== undefined && targets.includes(asked)
+        ? (type: string) => Number(type === asked)
+        : typeProbabilities && ((type: string) => typeProbabilities.get(type) ?? 0);
+    const targetTypes = typeScore
       ? targets
-          .map((type) => ({ type, score: typeProbabilities.get(type) ?? 0 }))
+          .map((type) => ({ type, score: typeScore(type) }))
           .sort((a, b) => b.score - a.score || a.type.localeCompare(b.type))
       : [];
     const paths = relationProbabilities ? this.paths(mentions, relationProbabilities) : [];

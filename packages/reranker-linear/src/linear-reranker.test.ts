@@ -52,6 +52,21 @@ describe('LinearReranker', () => {
     expect(warnings[0]).toMatch(/not found/);
   });
 
+  it('untrained: a candidate of the answer type the plan asks for (`targetType`) comes before a better text match of another', async () => {
+    // The traverser scores `targetType` from the plan's answer types.
+    const brand = { ...candidate('brand', { bm25: 10, bm25Relations: 10, targetType: 0 }), type: 'brand' };
+    const product = candidate('product', { bm25: 8, bm25Relations: 8, targetType: 1 });
+    const reranker = new LinearReranker();
+    const ranked = await reranker.doRerank({
+      query: 'q',
+      plan: plan(0),
+      candidates: [brand, product],
+      limit: 10,
+      context,
+    });
+    expect(ranked.map((c) => c.id)).toEqual(['product', 'brand']);
+  });
+
   it('trains on examples, keeps fitted weights only when they beat the untrained ones on val, and reads them back', async () => {
     // Queries where the answer is the dense match, a signal the untrained weights ignore.
     const examples: LinearRerankExample[] = Array.from({ length: 20 }, (_, i) => ({

@@ -27,15 +27,18 @@ export interface LinearRerankerModel {
 /**
  * The weights used until the KB's queries say otherwise: the node's own document for queries that
  * name nothing specific, the relation-aware document as much as they do, adjacency to a named node
- * and, half as much, to a node the question describes (`neighbourText`). Chosen on the train/val
- * splits of three KBs of different shapes: WordNet, Pokémon, Debian (`neighbourText` 0.15 against 0,
- * 0.1 and 0.3: every hybrid and described set gained or held, text-only sets held).
+ * and, half as much, to a node the question describes (`neighbourText`), and the plan's answer type
+ * (`targetType`: untrained, the type the question's words ask for, else nothing). Chosen on the
+ * train/val splits of three KBs of different shapes: WordNet, Pokémon, Debian (`neighbourText` 0.15
+ * against 0, 0.1 and 0.3: every hybrid and described set gained or held, text-only sets held;
+ * `targetType` 1 against 0, 0.3 and 2: Pokémon hybrid and described gained, nothing else moved).
  */
 export const untrainedWeights: Readonly<Partial<Record<LinearFeature, number>>> = {
   documentGated: 1,
   relationsGated: 1,
   anchorLink: 0.3,
   neighbourText: 0.15,
+  targetType: 1,
 };
 
 export function untrainedLinearScore(row: readonly number[]): number {

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { answerType } from './answer-type.ts';
+
+const types = ['pokemon', 'move', 'ability', 'egg_group', 'type'];
+
+describe('answerType', () => {
+  it('reads the type a wh-phrase asks for, after the phrases that describe other nodes', () => {
+    expect(answerType('The Pokémon that evolves into Alcremie: which of its moves restore HP?', types)).toBe(
+      'move',
+    );
+    expect(answerType('Which abilities are found on Pokémon of the Fairy type?', types)).toBe('ability');
+    expect(answerType('What kind of egg group holds Ditto?', types)).toBe('egg_group');
+  });
+
+  it('reads a question without a wh-phrase by its first noun phrase, diacritics aside', () => {
+    expect(answerType('Fairy-type Pokémon with the ability that heals when it eats a Berry', types)).toBe(
+      'pokemon',
+    );
+    expect(answerType('Multi-hit moves known by the Poison Ultra Beast', types)).toBe('move');
+  });
+
+  it('says nothing when the asked-for noun names no type, or the first phrase owns something', () => {
+    expect(answerType('The ancient bug Pokémon: which cartridge changes its signature move?', types)).toBe(
+      undefined,
+    );
+    expect(answerType("both Pokémon's HP get set to the average of the two", types)).toBe(undefined);
+    expect(answerType('tool inserted into a shell pipe to watch the data flowing through it', types)).toBe(
+      undefined,
+    );
+  });
+});

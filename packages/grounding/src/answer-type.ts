@@ -1,0 +1,80 @@
+import { type NounPhrase, nounPhrases } from './noun-phrases.ts';
+import { singularForms } from './query-spans.ts';
+
+/** Lower case without diacritics: people write the type `pokemon` as "Pokémon". */
+function fold(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+const lower = (text: string) => text.toLowerCase();
+
+/**
+ * Node type names as the words a question uses for them (`egg_group` → `egg group`), compared as
+ * `normalise` writes them (lower case by default).
+ */
+export function typeWords(
+  types: readonly string[],
+  normalise: (text: string) => string = lower,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const type of types) out.set(normalise(type.replace(/[_\-.:/]+/g, ' ').trim()), type);
+  return out;
+}
+
+/** The node type that the last one or two of these words spell (plural or singular), if any. */
+export function typeOfWords(
+  words: readonly { readonly text: string }[],
+  types: ReadonlyMap<string, string>,
+  normalise: (text: string) => string = lower,
+): string | undefined {
+  const written = words.map((w) => normalise(w.text));
+  const head = written.at(-1) ?? '';
+  return (
+    types.get(written.slice(-2).join(' ')) ??
+    types.get(head) ??
+    singularForms(head)
+      .map((h) => types.get(h))
+      .find(Boolean)
+  );
+}
+
+/** "which moves", "what kind of package", "which of its abilities": the asked-for noun follows. */
+const whPhrase =
+  /\b(?:which|what)\s+(?:(?:kinds?|sorts?|types?)\s+of\s+|of\s+(?:its|their|the|his|her|these|those)\s+)?/giu;
+
+/**
+ * The node type a question asks for, when its words say so: the noun phrase right after "which" or
+ * "what" ("Which moves of …", "which of its abilities …") or, in a question without one, its first
+ * noun phrase ("Fairy-type Pokémon with …", "Multi-hit moves known by …"), when that phrase's head
+ * spells one of `nodeTypes` (diacritics aside). A wh-phrase whose noun names no type ("which
+ * cartridge …") leaves the question without one: its first phrase is then what it builds on.
+ */
+export function answerType(question: string, nodeTypes: readonly string[]): string | undefined {
+  const types = typeWords(nodeTypes, fold);
+  const phrases = nounPhrases(question);
+  let asked = false;
+  for (const match of question.matchAll(whPhrase)) {
+    const at = match.index + match[0].length;
+    const phrase = phrases.find((p) => p.start >= at && p.start <= at + 1);
+    if (!phrase) continue;
+    asked = true;
+    const type = nearestType(phrase, types);
+    if (type) return type;
+  }
+  const first = phrases[0];
+  // "both Pokémon's HP": the owner of a possessive is not what is asked for.
+  if (asked || !first || /^['’]s\b/u.test(question.slice(first.end))) return undefined;
+  return typeOfWords(first.words, types, fold);
+}
+
+/** The phrase's head, else the nearest word before it that spells a type ("abilities" in "abilities powers"). */
+function nearestType(phrase: NounPhrase, types: ReadonlyMap<string, string>): string | undefined {
+  for (let k = phrase.words.length; k >= 1; k--) {
+    const type = typeOfWords(phrase.words.slice(0, k), types, fold);
+    if (type) return type;
+  }
+  return undefined;
+}
