@@ -48,6 +48,14 @@ describe('FocusedTraverser', () => {
     const offlineOnly = new FocusedTraverser({ alphaByConfidence: 'offline-plans' });
     expect(await scores(offlineOnly)).toEqual(scaled);
     expect(await scores(offlineOnly, { ...plan, raw: 'MATCH (p:product) RETURN p' })).toEqual(published);
+    // Not even the best grounded answer leads by default: it meets the fill on the query's words.
+    const [first] = await new FocusedTraverser({ alphaByConfidence: true }).doTraverse({
+      query,
+      plan,
+      limit: 10,
+      context,
+    });
+    expect(first).toMatchObject({ id: 'p:eos', scores: { grounded: 0 } });
   });
 
   it('intersects two anchors and relaxes when the conjunction is empty', async () => {
