@@ -49,8 +49,9 @@ const whPhrase =
  * The node type a question asks for, when its words say so: the noun phrase right after "which" or
  * "what" ("Which moves of …", "which of its abilities …") or, in a question without one, its first
  * noun phrase ("Fairy-type Pokémon with …", "Multi-hit moves known by …"), when that phrase's head
- * spells one of `nodeTypes` (diacritics aside). A wh-phrase whose noun names no type ("which
- * cartridge …") leaves the question without one: its first phrase is then what it builds on.
+ * spells one of `nodeTypes` (diacritics aside). A wh-phrase whose noun names no type ("The ancient
+ * bug Pokémon: which cartridge …") gives none: the first phrase of such a question names what it
+ * builds on, not what it asks for.
  */
 export function answerType(question: string, nodeTypes: readonly string[]): string | undefined {
   const types = typeWords(nodeTypes, fold);
