@@ -19,6 +19,24 @@ describe('answerType', () => {
     expect(answerType('Multi-hit moves known by the Poison Ultra Beast', types)).toBe('move');
   });
 
+  it('reads past one descriptive word, a "which one" and a possessive owner', () => {
+    expect(
+      answerType(
+        "Tyrogue's evolutions: which hidden ability doubles Speed once the held item is gone?",
+        types,
+      ),
+    ).toBe('ability');
+    // After an auxiliary the noun is the subject, not what is asked for.
+    expect(answerType('Multi-hit moves: what do Pokémon need to learn them?', types)).toBe('move');
+    expect(
+      answerType(
+        'Among the abilities of Pokémon that can learn Spore, which one heals the poisoned user?',
+        types,
+      ),
+    ).toBe('ability');
+    expect(answerType("Pikachu's moves that always paralyze the foe", types)).toBe('move');
+  });
+
   it('says nothing when the asked-for noun names no type, or the first phrase owns something', () => {
     expect(answerType('The ancient bug Pokémon: which cartridge changes its signature move?', types)).toBe(
       undefined,

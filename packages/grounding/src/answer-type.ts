@@ -1,5 +1,5 @@
 import { type NounPhrase, nounPhrases } from './noun-phrases.ts';
-import { singularForms } from './query-spans.ts';
+import { isFunctionWord, singularForms } from './query-spans.ts';
 
 /** Lower case without diacritics: people write the type `pokemon` as "Pokémon". */
 function fold(text: string): string {
@@ -47,11 +47,14 @@ const whPhrase =
 
 /**
  * The node type a question asks for, when its words say so: the noun phrase right after "which" or
- * "what" ("Which moves of …", "which of its abilities …") or, in a question without one, its first
- * noun phrase ("Fairy-type Pokémon with …", "Multi-hit moves known by …"), when that phrase's head
- * spells one of `nodeTypes` (diacritics aside). A wh-phrase whose noun names no type ("The ancient
- * bug Pokémon: which cartridge …") gives none: the first phrase of such a question names what it
- * builds on, not what it asks for.
+ * "what", or after one descriptive word ("which *hidden* ability", not "what *does* Pikachu learn"),
+ * as in "Which moves of …", "which of its abilities …"; or, in a question without one, its first
+ * noun phrase ("Fairy-type Pokémon with …", "Multi-hit moves known by …"), or what that phrase's
+ * owner owns ("Necrozma's form abilities"), when that phrase's head spells one of `nodeTypes`
+ * (diacritics aside). "which one" points back to a noun named before ("Among the abilities of …,
+ * which one …"), so the question is read as if it had no wh-phrase. A wh-phrase whose noun names no
+ * type ("The ancient bug Pokémon: which cartridge …") gives none: the first phrase of such a question
+ * names what it builds on, not what it asks for.
  */
 export function answerType(question: string, nodeTypes: readonly string[]): string | undefined {
   const types = typeWords(nodeTypes, fold);
@@ -59,16 +62,18 @@ export function answerType(question: string, nodeTypes: readonly string[]): stri
   let asked = false;
   for (const match of question.matchAll(whPhrase)) {
     const at = match.index + match[0].length;
-    const phrase = phrases.find((p) => p.start >= at && p.start <= at + 1);
-    if (!phrase) continue;
+    const phrase = phrases.find((p) => p.start >= at);
+    const between = phrase ? question.slice(at, phrase.start).trim() : '';
+    if (!phrase || !/^[\p{L}-]*$/u.test(between) || (between !== '' && isFunctionWord(between))) continue;
+    if (phrase.words.length === 1 && /^ones?$/iu.test(phrase.words[0]!.text)) continue;
     asked = true;
     const type = nearestType(phrase, types);
     if (type) return type;
   }
-  const first = phrases[0];
-  // "both Pokémon's HP": the owner of a possessive is not what is asked for.
-  if (asked || !first || /^['’]s\b/u.test(question.slice(first.end))) return undefined;
-  return typeOfWords(first.words, types, fold);
+  if (asked) return undefined;
+  // "both Pokémon's HP": the owner of a possessive is not what is asked for; what it owns may be.
+  const owned = phrases.find((p) => !/^['’]s\b/u.test(question.slice(p.end)));
+  return owned && typeOfWords(owned.words, types, fold);
 }
 
 /** The phrase's head, else the nearest word before it that spells a type ("abilities" in "abilities powers"). */
