@@ -1,12 +1,13 @@
 import { runRetrieverSuite } from '@weft/conformance';
-import { FileArtifactStore, retrieve } from '@weft/core';
+import { FileArtifactStore, retrieve, type StackDefinition } from '@weft/core';
 import { MockLanguageModelV4, textResult, toyContext } from '@weft/core/test';
 import { expertGateArtifact } from '@weft/traverser-mixrag';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStack, createStackRegistry } from './index.ts';
+import type { Candidate } from '@weft/spec';
+import { createStack, createStackRegistry, pprStack } from './index.ts';
 
 for (const name of ['mixrag-offline', 'mixrag', 'ppr']) {
   runRetrieverSuite({ name: `${name} stack`, create: (context) => createStack(name, { context }) });
@@ -68,6 +69,17 @@ describe('the MixRAG and PPR stacks', () => {
     const { ranking, trace } = await retrieve(withModel, { query: 'Nikon telephoto zoom lens', limit: 3 });
     expect(trace.llmCalls).toBe(1);
     expect(ranking[0]!.scores.gateSubgraph).toBeCloseTo(0.5, 9);
+  });
+
+  it("ppr's fusion counts BM25 twice: where the walk and BM25 swap two nodes, BM25's order wins", async () => {
+    const definition = (await pprStack.create(
+      { context: toyContext({ vectors: false }) },
+      {},
+    )) as StackDefinition;
+    const candidate = (id: string): Candidate => ({ id, score: 1, scores: {}, trajectories: [] });
+    const walk = [candidate('a'), candidate('b')];
+    const bm25 = [candidate('b'), candidate('a')];
+    expect(definition.fusion?.fuse([walk, bm25], { limit: 2 }).map((c) => c.id)).toEqual(['b', 'a']);
   });
 
   it('ppr makes no LLM call and finds the products of a named brand', async () => {
