@@ -132,7 +132,11 @@ export class LexicalPlanner implements PlannerV1 {
       anchors: [
         ...mentionAnchors(mentions),
         ...(grounding && minDescribed !== undefined
-          ? describedAnchors(grounding, { minProbability: minDescribed, exclude: linkedIds(mentions) })
+          ? describedAnchors(grounding, {
+              minProbability: minDescribed,
+              exclude: linkedIds(mentions),
+              ...(asked !== undefined ? { answerType: asked } : {}),
+            })
           : []),
       ],
       paths,
