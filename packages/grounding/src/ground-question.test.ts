@@ -1,8 +1,6 @@
 import { toyContext } from '@weft/core/test';
 import { describe, expect, it } from 'vitest';
-import { describedAnchors, groundingAnchors } from './grounding-anchors.ts';
-import type { GroundedMention } from './ground-question.ts';
-import { groundingFeatures } from './grounding-weights.ts';
+import { groundingAnchors } from './grounding-anchors.ts';
 import { groundMention } from './ground-mention.ts';
 import { groundQuestion, questionPhrases } from './ground-question.ts';
 import { nounPhrases } from './noun-phrases.ts';
@@ -71,60 +69,6 @@ describe('groundQuestion', () => {
       });
     });
     expect(anchors.some((a) => a.candidates.some((c) => c.id === 'b:leica' && c.named))).toBe(true);
-  });
-});
-
-describe('describedAnchors', () => {
-  // A described mention: its best candidate's name is not the phrase (nameWhole 0).
-  const described = (text: string, id: string, type: string): GroundedMention => ({
-    text,
-    start: 0,
-    end: text.length,
-    quoted: false,
-    probability: 0.5,
-    candidates: [
-      {
-        id,
-        type,
-        name: id,
-        probability: 0.5,
-        features: Object.fromEntries(
-          groundingFeatures.map((f) => [f, 0]),
-        ) as GroundedMention['candidates'][number]['features'],
-      },
-    ],
-  });
-  const mentions = [
-    described('the rangefinder body', 'p:m11', 'product'),
-    described('the brand that makes rangefinders', 'b:leica', 'brand'),
-    described('the compact', 'p:q2', 'product'),
-  ];
-  const ids = (anchors: ReturnType<typeof describedAnchors>) => anchors.map((a) => a.candidates[0]!.id);
-
-  it('leaves out a description of the question’s best text match (the answer), ties included', () => {
-    const textual = [
-      { id: 'p:m11', score: 9 },
-      { id: 'p:q2', score: 9 },
-      { id: 'p:sl3', score: 4 },
-    ];
-    expect(ids(describedAnchors({ mentions, textual }, { minProbability: 0.2 }))).toEqual(['b:leica']);
-    // Without text matches every description stays; below minProbability none does.
-    expect(ids(describedAnchors({ mentions, textual: [] }, { minProbability: 0.2 }))).toEqual([
-      'p:m11',
-      'b:leica',
-      'p:q2',
-    ]);
-    expect(describedAnchors({ mentions, textual: [] }, { minProbability: 0.6 })).toEqual([]);
-  });
-
-  it('keeps it when the question asks for another type: it then builds on that node', () => {
-    const textual = [{ id: 'p:m11', score: 9 }];
-    expect(
-      ids(describedAnchors({ mentions, textual }, { minProbability: 0.2, answerType: 'brand' })),
-    ).toEqual(['p:m11', 'b:leica', 'p:q2']);
-    expect(
-      ids(describedAnchors({ mentions, textual }, { minProbability: 0.2, answerType: 'product' })),
-    ).toEqual(['b:leica', 'p:q2']);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Anchor, IndexHit } from '@weft/spec';
+import type { Anchor } from '@weft/spec';
 import type { GroundedMention, Grounding } from './ground-question.ts';
 
 /**
@@ -48,39 +48,16 @@ export function mentionFor(
  * The anchors of a grounding's described reading only: mentions whose best candidate the question
  * describes rather than names, at or above `minProbability`, leaving out nodes in `exclude` (those a
  * name linker already found) — what a planner that links names its own way adds from this package.
- *
- * A description whose best candidate is also the question's best text match describes the answer,
- * not a node the answer is linked to, and is left out too — unless the question asks for another
- * type (`answerType`): "the Pokémon that … : which moves can it learn" builds on that Pokémon.
- * Measured on train and val of three KBs (untrained default stack, the first match only): the
- * questions synthesised from each store's own documents (text-only) gained 7 / 1 / 1 of 189 at Hit@1
- * (Debian, Pokémon, WordNet), one real Debian text-only question was lost, every relational set was
- * unchanged.
  */
 export function describedAnchors(
-  grounding: Pick<Grounding, 'mentions' | 'textual'>,
-  options: {
-    readonly minProbability: number;
-    readonly exclude?: ReadonlySet<string>;
-    /** The node type the question asks for by name, if any (`answerType`). */
-    readonly answerType?: string;
-  },
+  grounding: Pick<Grounding, 'mentions'>,
+  options: { readonly minProbability: number; readonly exclude?: ReadonlySet<string> },
 ): Anchor[] {
-  const answer = bestMatches(grounding.textual);
-  const described = grounding.mentions.filter((m) => {
-    const best = m.candidates[0]!;
-    return (
+  const described = grounding.mentions.filter(
+    (m) =>
       m.probability >= options.minProbability &&
-      best.features.nameWhole === 0 &&
-      !options.exclude?.has(best.id) &&
-      !(answer.has(best.id) && (options.answerType === undefined || options.answerType === best.type))
-    );
-  });
+      m.candidates[0]!.features.nameWhole === 0 &&
+      !options.exclude?.has(m.candidates[0]!.id),
+  );
   return groundingAnchors({ mentions: described });
-}
-
-/** The hits that share the best score (ties all count: the order among them is the index's choice). */
-function bestMatches(hits: readonly IndexHit[]): Set<string> {
-  const top = hits[0]?.score;
-  return new Set(top === undefined ? [] : hits.filter((hit) => hit.score === top).map((hit) => hit.id));
 }

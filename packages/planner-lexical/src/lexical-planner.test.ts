@@ -1,6 +1,5 @@
 import { artifactEnvelope, NaiveBayes, naiveBayesProbabilities } from '@weft/kit';
 import { toyContext, memoryArtifacts } from '@weft/core/test';
-import type { Plan } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { LexicalPlanner, lexicalPlannerArtifact, noRelation } from './lexical-planner.ts';
 import { trainLexicalPlanner } from './train-lexical-planner.ts';
@@ -75,18 +74,6 @@ describe('LexicalPlanner', () => {
       model: { types: untaught, relations: untaught, describedAnchors: false },
     }).doPlan({ query, feedback: [], context });
     expect(namedOnly.anchors.some((a) => a.candidates[0]?.id === 'b:leica')).toBe(false);
-  });
-
-  it('plans no described anchor for the node the question is about, unless it asks for another type', async () => {
-    const context = toyContext();
-    const planner = new LexicalPlanner({ minDescribedProbability: 0 });
-    const describes = (plan: Plan) => plan.anchors.some((a) => a.candidates[0]?.id === 'p:q2');
-    // The words describe the Leica Q2, the question's best text match: it is the answer.
-    const about = 'a compact full-frame camera with a fixed lens for street photography';
-    expect(describes(await planner.doPlan({ query: about, feedback: [], context }))).toBe(false);
-    // Asking for its brand, the question builds on it.
-    const brand = 'Which brand makes the compact full-frame camera with a fixed lens for street photography?';
-    expect(describes(await planner.doPlan({ query: brand, feedback: [], context }))).toBe(true);
   });
 
   it('trained on the KB: learns the relation from a mention to the answers and plans it as a path', async () => {

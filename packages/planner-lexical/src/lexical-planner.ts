@@ -132,11 +132,7 @@ export class LexicalPlanner implements PlannerV1 {
       anchors: [
         ...mentionAnchors(mentions),
         ...(grounding && minDescribed !== undefined
-          ? describedAnchors(grounding, {
-              minProbability: minDescribed,
-              exclude: linkedIds(mentions),
-              ...(asked !== undefined ? { answerType: asked } : {}),
-            })
+          ? describedAnchors(grounding, { minProbability: minDescribed, exclude: linkedIds(mentions) })
           : []),
       ],
       paths,

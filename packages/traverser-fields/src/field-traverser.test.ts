@@ -100,23 +100,6 @@ describe('FieldTraverser', () => {
     expect((await traverse({ describedK: 0 })).every((c) => c.scores.neighbourText === undefined)).toBe(true);
   });
 
-  it('counts no description of the best text match itself: the question is about that node', async () => {
-    // The words describe the Nikkor lens; the body it fits gains from them only when the plan is
-    // sure the answer is of another type (then the question builds on the lens).
-    const query = 'telephoto zoom lens for birds';
-    const traverse = (targetTypes: Plan['targetTypes']) =>
-      new FieldTraverser().doTraverse({ query, plan: { ...plan(query), targetTypes }, limit: 20, context });
-    const score = (candidates: Awaited<ReturnType<typeof traverse>>, id: string) =>
-      candidates.find((c) => c.id === id)?.scores.neighbourText ?? 0;
-    const about = await traverse([]);
-    expect(about[0]?.id).toBe('p:nikkor');
-    const other = await traverse([{ type: 'brand', score: 1 }]);
-    // What is left for the body comes from "DSLR cameras", whose "single-lens" matches "lens".
-    expect(score(other, 'p:d850')).toBeGreaterThan(score(about, 'p:d850') + 0.1);
-    const unsure = await traverse([{ type: 'brand', score: 0.6 }]);
-    expect(score(unsure, 'p:d850')).toBeCloseTo(score(about, 'p:d850'));
-  });
-
   it("prefers the described node that lies next to the question's other matches (coherence)", async () => {
     // "Japanese maker of lenses" matches Canon's text best, but only Nikon is next to the rugged,
     // weather-sealed full-frame body the rest of the question describes.

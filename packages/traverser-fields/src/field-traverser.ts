@@ -382,7 +382,6 @@ export class FieldTraverser implements TraverserV1 {
     const named = this.expanded(plan);
     const top = described?.[0]?.score ?? 0;
     const share = new Map(top > 0 ? described!.map((hit) => [hit.id, hit.score / top]) : []);
-    for (const id of this.describedAnswer(plan, pool)) share.delete(id);
     const needAdjacency = new Set(named.size > 0 ? pool.ids.filter((id) => !pool.adjacency.has(id)) : []);
     const seeds = share.size > 0 ? pool.ids : [...needAdjacency];
     if (seeds.length === 0) return;
@@ -440,22 +439,6 @@ export class FieldTraverser implements TraverserV1 {
         for (const node of list.keys()) list.set(node, coherence(node) / best);
     }
     if (nextTo.size > 0) await this.neighbourText(query, nextTo, pool, context);
-  }
-
-  /**
-   * The question's best own-document matches (ties all count), unless the plan is sure the answer is
-   * of another type: what a question only describes is then its answer, and no node it is linked to
-   * gains from the description. Measured on train and val of three KBs (untrained, with the same rule
-   * for the planner's described anchors): Debian's questions synthesised from its documents 142 → 143
-   * of 189 at Hit@1 (bm25: 143), WordNet hybrid train 87 → 88, Pokémon hybrid val R@20 89.5 → 94.7.
-   */
-  private describedAnswer(plan: Plan, pool: Pool): string[] {
-    const top = Math.max(...pool.document.values());
-    if (!(top > 0)) return [];
-    const best = [...pool.document].filter(([, score]) => score === top).map(([id]) => id);
-    const sure =
-      plan.targetTypes[0] && plan.targetTypes[0].score >= 0.99 ? plan.targetTypes[0].type : undefined;
-    return best.filter((id) => sure === undefined || pool.types.get(id) === sure);
   }
 
   /**
