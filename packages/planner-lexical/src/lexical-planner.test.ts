@@ -49,6 +49,34 @@ describe('LexicalPlanner', () => {
     expect(brand.targetTypes).toEqual([]);
   });
 
+  it('untrained, on request: plans the relations whose names the question spells, from its named mentions', async () => {
+    const context = toyContext();
+    const query = 'lenses made by Nikon';
+    const plan = await new LexicalPlanner({ relationsFromNames: true }).doPlan({
+      query,
+      feedback: [],
+      context,
+    });
+    const nikon = plan.anchors.findIndex((a) => a.candidates[0]?.id === 'b:nikon');
+    expect(nikon).toBeGreaterThanOrEqual(0);
+    const fromNikon = plan.paths.filter((p) => p.anchor === nikon).map((p) => p.hops[0]);
+    expect(fromNikon).toEqual(
+      expect.arrayContaining([
+        { edgeType: 'made_by', direction: 'in' },
+        { edgeType: 'made_by', direction: 'out' },
+      ]),
+    );
+    expect(plan.paths.every((p) => p.hops[0]!.edgeType === 'made_by')).toBe(true);
+    // A question that spells no relation's name gets no path; off by default.
+    const none = await new LexicalPlanner({ relationsFromNames: true }).doPlan({
+      query: 'a Nikon for birds',
+      feedback: [],
+      context,
+    });
+    expect(none.paths).toEqual([]);
+    expect((await new LexicalPlanner().doPlan({ query, feedback: [], context })).paths).toEqual([]);
+  });
+
   it('adds the nodes a question describes without naming them on request, after the named ones', async () => {
     const context = toyContext();
     const query = 'lenses by the brand that makes rangefinder cameras';

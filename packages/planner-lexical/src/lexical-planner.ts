@@ -7,7 +7,7 @@ import {
   naiveBayesProbabilities,
   sigmoid,
 } from '@weft/kit';
-import { answerType, describedAnchors, groundQuestion } from '@weft/grounding';
+import { answerType, describedAnchors, groundQuestion, namedRelations } from '@weft/grounding';
 import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
 import type { Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
 import { mentionRow } from './mention-model.ts';
@@ -59,6 +59,13 @@ export interface LexicalPlannerOptions {
    * default stack sets 0.2 (see its training, which keeps them only when they help on val).
    */
   readonly minDescribedProbability?: number;
+  /**
+   * With no relation model fitted on labelled queries, plan paths over the edge types whose names
+   * the question's words spell (`@weft/grounding`'s `namedRelations`: "depend on" → `depends`),
+   * both directions, the share of the name spelled as probability. Off by default; the default
+   * stack turns it on.
+   */
+  readonly relationsFromNames?: boolean;
 }
 
 /**
@@ -109,6 +116,8 @@ export class LexicalPlanner implements PlannerV1 {
     const relationProbabilities = model?.relations.labels.length
       ? naiveBayesProbabilities(model.relations, words)
       : undefined;
+    const named =
+      !relationProbabilities && this.options.relationsFromNames ? relationsByName(query, context) : undefined;
     // A type the question's words ask for ("which moves …") is surer than one learned from words.
     const asked = answerType(
       query,
@@ -123,7 +132,8 @@ export class LexicalPlanner implements PlannerV1 {
           .map((type) => ({ type, score: typeScore(type) }))
           .sort((a, b) => b.score - a.score || a.type.localeCompare(b.type))
       : [];
-    const paths = relationProbabilities ? this.paths(mentions, relationProbabilities) : [];
+    const relations = relationProbabilities ?? named;
+    const paths = relations ? this.paths(mentions, relations) : [];
     const strongest = Math.max(0, ...mentions.map((m) => m.specificity));
     return {
       query,
@@ -167,6 +177,17 @@ export class LexicalPlanner implements PlannerV1 {
     });
     return paths;
   }
+}
+
+/** `edgeType|direction` → probability of the edge types the question's words name, both directions. */
+function relationsByName(query: string, context: RetrievalContext): Map<string, number> | undefined {
+  const edgeTypes = context.schema.edgeTypes.map((e) => e.name);
+  const out = new Map<string, number>();
+  for (const { edgeType, score } of namedRelations(query, edgeTypes)) {
+    out.set(`${edgeType}|out`, score);
+    out.set(`${edgeType}|in`, score);
+  }
+  return out.size > 0 ? out : undefined;
 }
 
 /** The query without its specific mentions: what the answer's own text should match. */

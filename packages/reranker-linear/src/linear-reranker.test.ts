@@ -67,6 +67,20 @@ describe('LinearReranker', () => {
     expect(ranked.map((c) => c.id)).toEqual(['product', 'brand']);
   });
 
+  it('untrained: a neighbour of the named node over the relation the plan names (`relationMatch`) comes first', async () => {
+    // Both next to the named node; only one over the planned relation, the other with more words in common.
+    const over = candidate('over', { bm25: 8, bm25Relations: 8, anchorLink: 0.9, relationMatch: 0.9 });
+    const beside = candidate('beside', { bm25: 10, bm25Relations: 10, anchorLink: 0.9, relationMatch: 0 });
+    const ranked = await new LinearReranker().doRerank({
+      query: 'q',
+      plan: plan(0.9),
+      candidates: [beside, over],
+      limit: 10,
+      context,
+    });
+    expect(ranked.map((c) => c.id)).toEqual(['over', 'beside']);
+  });
+
   it('trains on examples, keeps fitted weights only when they beat the untrained ones on val, and reads them back', async () => {
     // Queries where the answer is the dense match, a signal the untrained weights ignore.
     const examples: LinearRerankExample[] = Array.from({ length: 20 }, (_, i) => ({

@@ -39,6 +39,7 @@ export const untrainedWeights: Readonly<Partial<Record<LinearFeature, number>>> 
   anchorLink: 0.3,
   neighbourText: 0.15,
   targetType: 1,
+  relationMatch: 0.3,
 };
 
 export function untrainedLinearScore(row: readonly number[]): number {
