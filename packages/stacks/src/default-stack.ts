@@ -37,11 +37,11 @@ const minDescribedProbability = 0.2;
 
 /**
  * Untrained and trained without labels, the relations a question follows are those whose names it
- * spells. Untrained stores, train splits (WordNet wn18rr: the first 300), Hit@1 before → after:
- * wn18rr 36 → 106 of 300; Pokémon hybrid and described 22 → 21, 10 → 9 of 48 and 47; every other
- * set of WordNet, Pokémon and Debian (hybrid, described, text, synthesised text-only) and every val
- * split equal. Trained on the store: wn18rr val 52 → 58 of 300, Debian hybrid train / val 15 → 14 /
- * 7 → 8, the rest equal.
+ * spells. Untrained stores, Hit@1 before → after on train / val: wn18rr (the first 300 of each)
+ * 36 → 106 / 45 → 114; Pokémon hybrid and described train 22 → 21, 10 → 9 of 48 and 47; every
+ * other split of WordNet, Pokémon and Debian (hybrid, described, text, synthesised text-only) equal.
+ * Trained on the store: wn18rr val 52 → 58 of 300, Debian hybrid train / val 15 → 14 / 7 → 8, the
+ * rest equal.
  */
 const relationsFromNames = true;
 
