@@ -77,6 +77,28 @@ describe('LexicalPlanner', () => {
     expect((await new LexicalPlanner().doPlan({ query, feedback: [], context })).paths).toEqual([]);
   });
 
+  it('plans a relation whose name the question spells only in half unless `minScore` asks for the whole name', async () => {
+    const toy = toyContext();
+    // `made_for`: "made by" spells one of its two words.
+    const context = {
+      ...toy,
+      schema: {
+        ...toy.schema,
+        edgeTypes: [...toy.schema.edgeTypes, { name: 'made_for', from: 'product', to: 'brand' }],
+      },
+    };
+    const planned = async (relationsFromNames: boolean | { minScore: number }) => {
+      const plan = await new LexicalPlanner({ relationsFromNames }).doPlan({
+        query: 'lenses made by Nikon',
+        feedback: [],
+        context,
+      });
+      return new Set(plan.paths.map((p) => `${p.hops[0]!.edgeType} ${p.confidence}`));
+    };
+    expect(await planned(true)).toEqual(new Set(['made_by 1', 'made_for 0.5']));
+    expect(await planned({ minScore: 1 })).toEqual(new Set(['made_by 1']));
+  });
+
   it('adds the nodes a question describes without naming them on request, after the named ones', async () => {
     const context = toyContext();
     const query = 'lenses by the brand that makes rangefinder cameras';

@@ -62,10 +62,12 @@ export interface LexicalPlannerOptions {
   /**
    * With no relation model fitted on labelled queries, plan paths over the edge types whose names
    * the question's words spell (`@weft/grounding`'s `namedRelations`: "depend on" → `depends`),
-   * both directions, the share of the name spelled as probability. Off by default; the default
-   * stack turns it on.
+   * both directions, the share of the name spelled as probability, kept from `minScore` (default
+   * 0.5: "(hypernym)" plans `hypernym` 1 and `instance_hypernym` 0.5). Off by default; the default
+   * stack turns it on, and HybGRAG's stacks with `minScore: 1` (their router follows only the
+   * planned relations, so a half-spelled name — "moves" → `gigantamax_move` — sends it astray).
    */
-  readonly relationsFromNames?: boolean;
+  readonly relationsFromNames?: boolean | { readonly minScore?: number };
 }
 
 /**
@@ -116,8 +118,11 @@ export class LexicalPlanner implements PlannerV1 {
     const relationProbabilities = model?.relations.labels.length
       ? naiveBayesProbabilities(model.relations, words)
       : undefined;
+    const fromNames = this.options.relationsFromNames;
     const named =
-      !relationProbabilities && this.options.relationsFromNames ? relationsByName(query, context) : undefined;
+      !relationProbabilities && fromNames
+        ? relationsByName(query, context, fromNames === true ? undefined : fromNames.minScore)
+        : undefined;
     // A type the question's words ask for ("which moves …") is surer than one learned from words.
     const asked = answerType(
       query,
@@ -180,10 +185,18 @@ export class LexicalPlanner implements PlannerV1 {
 }
 
 /** `edgeType|direction` → probability of the edge types the question's words name, both directions. */
-function relationsByName(query: string, context: RetrievalContext): Map<string, number> | undefined {
+function relationsByName(
+  query: string,
+  context: RetrievalContext,
+  minScore: number | undefined,
+): Map<string, number> | undefined {
   const edgeTypes = context.schema.edgeTypes.map((e) => e.name);
   const out = new Map<string, number>();
-  for (const { edgeType, score } of namedRelations(query, edgeTypes)) {
+  for (const { edgeType, score } of namedRelations(
+    query,
+    edgeTypes,
+    minScore === undefined ? {} : { minScore },
+  )) {
     out.set(`${edgeType}|out`, score);
     out.set(`${edgeType}|in`, score);
   }

@@ -116,6 +116,23 @@ describe('the HybGRAG and KAR stacks', () => {
     expect(routeOf(trace.plan)?.action).toMatch(/^(text|hybrid|graph): /);
   });
 
+  it('hybgrag-offline, untrained, follows the relation the question names in full, and every relation when it names none', async () => {
+    const stack = await createStack('hybgrag-offline', { context: toyContext() });
+    const firstRoute = async (question: string) => {
+      const route = routeOf((await retrieve(stack, { query: question, limit: 5 })).trace.plan)!;
+      const choice = route.history[0]?.choice ?? route.choice;
+      return choice.entities.map((e) => ({
+        widened: e.widened,
+        relations: e.paths.map((p) => p[0]!.edgeType),
+      }));
+    };
+    const named = await firstRoute('lenses compatible with the Nikon D850');
+    expect(named.length).toBeGreaterThan(0);
+    expect(named[0]).toEqual({ widened: false, relations: ['compatible_with', 'compatible_with'] });
+    const unnamed = await firstRoute('lenses for the Nikon D850');
+    expect(unnamed[0]?.widened).toBe(true);
+  });
+
   it('hybgrag with a critic that never accepts: stops at 4 rounds, ≤ 14 calls, returns the best round', async () => {
     const { ranking, trace } = await retrieve(
       await createStack('hybgrag', { context: toyContext() }, { languageModel: mockModel(neverAccepting()) }),
