@@ -17,10 +17,13 @@ import type { StackCreateOptions, StackEntry, StackStore } from './stack-registr
 
 /**
  * The lexical planner's model that `weft train` fits for the default stack: MixRAG reads the same
- * one (mentions always; trained, the asked-for relations), so it needs no planner of its own.
- * Untrained, it links mentions only, and the trace says so.
+ * one (mentions always; trained on labelled queries, the asked-for relations), so it needs no
+ * planner of its own. Without labelled queries it plans the relations whose names the question
+ * spells in full, and the untrained gate weighs the relation and subgraph experts as a question
+ * names a relation (`untrainedWeights` of `@weft/traverser-mixrag`).
  */
-const sharedPlanner = () => new LexicalPlanner({ artifact: lexicalPlannerRef.name });
+const sharedPlanner = () =>
+  new LexicalPlanner({ artifact: lexicalPlannerRef.name, relationsFromNames: { minScore: 1 } });
 
 /** The gate both MixRAG stacks read: `mixrag` falls back on it when its model does not answer. */
 const gateRef = expertGateArtifact.ref(artifactName('mixrag', 'gate'));

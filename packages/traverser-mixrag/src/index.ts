@@ -10,6 +10,7 @@ export {
   softmax,
   uniformGate,
   uniformWeights,
+  unnamedRelationShare,
   untrainedExpertWeights,
   untrainedGate,
   untrainedWeights,

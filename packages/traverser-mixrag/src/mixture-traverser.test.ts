@@ -11,6 +11,7 @@ import {
   untrainedExpertWeights,
   untrainedGate,
   untrainedWeights,
+  unnamedRelationShare,
 } from './expert-gate.ts';
 import { MixtureTraverser } from './mixture-traverser.ts';
 import { trainMixtureGate } from './train-mixture-gate.ts';
@@ -128,15 +129,27 @@ describe('MixtureTraverser', () => {
 });
 
 describe('the expert gate', () => {
-  it('untrained, weighs the experts by untrainedExpertWeights whatever the query', () => {
+  it('untrained: a question that names a relation weighs the experts by untrainedExpertWeights, one that names nothing leaves it to the entity expert', () => {
     const gate = untrainedGate(10);
-    for (const features of [gateFeatureNames.map(() => 0), gateFeatureNames.map((_, j) => j + 1)]) {
-      const weights = gateWeights(gate, features);
-      weights.forEach((w, k) => {
-        expect(w).toBeCloseTo(untrainedWeights()[k]!, 9);
-      });
+    const at = (name: (typeof gateFeatureNames)[number]) => gateFeatureNames.indexOf(name);
+    const features = (values: Partial<Record<(typeof gateFeatureNames)[number], number>>) =>
+      gateFeatureNames.map((name) => values[name] ?? 0.5);
+    const named = features({ plannedPaths: 1, anchorConfidence: 0.9 });
+    const surest = features({ plannedPaths: 0, anchorConfidence: 1 });
+    const nothing = features({ plannedPaths: 0, anchorConfidence: 0 });
+    expect(at('plannedPaths')).toBeGreaterThanOrEqual(0);
+    for (const [k, name] of expertNames.entries()) {
+      expect(gateWeights(gate, named)[k]).toBeCloseTo(untrainedExpertWeights[name], 9);
+      expect(untrainedWeights(named)[k]).toBeCloseTo(untrainedExpertWeights[name], 9);
+      expect(untrainedWeights()[k]).toBeCloseTo(untrainedExpertWeights[name], 9);
     }
-    expect(untrainedWeights()[expertNames.indexOf('entity')]).toBeGreaterThan(1 / expertNames.length);
+    const entity = expertNames.indexOf('entity');
+    expect(gateWeights(gate, nothing)[entity]).toBe(1);
+    // A confident mention with no relation named: the neighbourhood's experts have a small say.
+    const some = gateWeights(gate, surest);
+    expect(some[entity]).toBeCloseTo(1 - 2 * unnamedRelationShare, 9);
+    expect(some.reduce((s, w) => s + w, 0)).toBeCloseTo(1, 9);
+    expect(untrainedExpertWeights.entity).toBeGreaterThan(1 / expertNames.length);
   });
 
   it('learns which expert answers which kind of query', () => {

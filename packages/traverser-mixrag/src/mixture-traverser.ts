@@ -299,7 +299,7 @@ export class MixtureTraverser implements TraverserV1 {
         if (asked) return asked;
       }
     }
-    return gate ? gateWeights(gate, outputs.features) : untrainedWeights();
+    return gate ? gateWeights(gate, outputs.features) : untrainedWeights(outputs.features);
   }
 
   /** The fitted gate of this context's store; without one the experts weigh equally (and the trace says why). */
