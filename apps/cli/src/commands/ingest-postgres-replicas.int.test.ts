@@ -60,9 +60,14 @@ async function caughtUp(primary: PostgresServer, standby: PostgresServer): Promi
 /** s3rver checks request signatures against this one key pair; the replicas get it from the environment. */
 const s3Credentials = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
 
-/** Starts `weft serve` on a free port; resolves once it listens. */
+/**
+ * Starts `weft serve` on a free port; resolves once it listens. Its per-request timeout stays under
+ * nginx's `proxy_read_timeout` (180 s): at the default 30 s, a busy machine's slow query came back
+ * 504, which nginx does not retry, and five of them in a row failed the test.
+ */
 async function serve(db: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...nodeArgs, 'serve', '--db', db, '--port', '0', '--json'], {
+  const args = ['serve', '--db', db, '--port', '0', '--timeout-ms', '170000', '--json'];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     stdio: ['ignore', 'pipe', 'ignore'],
     env: { ...process.env, ...s3Credentials },
   });
