@@ -23,6 +23,21 @@ const name = 'default';
  * MixRAG, PPR) read the same one, by this reference, rather than fitting their own.
  */
 export const lexicalPlannerRef = lexicalPlannerArtifact.ref(artifactName(name, 'planner-lexical'));
+/**
+ * A planner on the model the default stack's training fits, for the stacks that read it by
+ * `lexicalPlannerRef` rather than fit their own. `relationsSpelledInFull`: with no relation learned
+ * from labelled queries, plan the relations whose names the question spells in full
+ * (`relationsFromNames` with `minScore: 1`), for stacks that follow only the planned relations, which
+ * a half-spelled name ("moves" → `gigantamax_move`) sends astray.
+ */
+export function sharedLexicalPlanner(
+  options: { readonly relationsSpelledInFull?: boolean } = {},
+): LexicalPlanner {
+  return new LexicalPlanner({
+    artifact: lexicalPlannerRef.name,
+    ...(options.relationsSpelledInFull ? { relationsFromNames: { minScore: 1 } } : {}),
+  });
+}
 const rerankerRef = linearRerankerArtifact.ref(artifactName(name, 'reranker-linear'));
 const plannerArtifact = lexicalPlannerRef.name;
 const rerankerArtifact = rerankerRef.name;

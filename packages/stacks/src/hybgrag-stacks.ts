@@ -10,10 +10,9 @@ import {
   routerAction,
   routerExamplesArtifact,
 } from '@weft/planner-hybgrag';
-import { LexicalPlanner } from '@weft/planner-lexical';
 import type { RetrievalContext, TrainingStepV1 } from '@weft/spec';
 import { BankTraverser } from '@weft/traverser-bank';
-import { defaultTraining, lexicalPlannerRef } from './default-stack.ts';
+import { defaultTraining, lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 import { withModel } from './llm-options.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
 
@@ -46,8 +45,7 @@ const examplesPerSet = 60;
  * synthesised per KB) unchanged; trained from the store alone, the same. Names spelled in half too
  * (`minScore` 0.5) cost the Pokémon hybrid train set 5 questions for WordNet hybrid's 3.
  */
-const linker = () =>
-  new LexicalPlanner({ artifact: lexicalPlannerRef.name, relationsFromNames: { minScore: 1 } });
+const linker = () => sharedLexicalPlanner({ relationsSpelledInFull: true });
 
 function hybgragOffline(context: RetrievalContext, rounds = hybgragRounds): StackDefinition {
   return {

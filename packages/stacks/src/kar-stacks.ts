@@ -1,10 +1,9 @@
 import type { StackDefinition } from '@weft/core';
 import { reciprocalRankFusion } from '@weft/kit';
 import { KarExpander, LlmKarExpander } from '@weft/expander-kar';
-import { LexicalPlanner } from '@weft/planner-lexical';
 import type { RetrievalContext, TraverserV1 } from '@weft/spec';
 import { TextSearchTraverser, VectorSearchTraverser } from '@weft/traverser-text';
-import { defaultTraining, lexicalPlannerRef } from './default-stack.ts';
+import { defaultTraining, sharedLexicalPlanner } from './default-stack.ts';
 import { withModel } from './llm-options.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
 
@@ -16,7 +15,7 @@ import { type StackEntry, stageTimeout } from './stack-registry.ts';
  */
 
 /** The lexical planner the default stack's training fits links the question's entities. */
-const linker = () => new LexicalPlanner({ artifact: lexicalPlannerRef.name });
+const linker = () => sharedLexicalPlanner();
 
 /** A stack's text and dense retrieval of the (expanded) question, fused when the store has vectors. */
 function finalRetrieval(

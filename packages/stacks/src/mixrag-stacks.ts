@@ -1,5 +1,4 @@
 import { artifactName, balancedQueries } from '@weft/kit';
-import { LexicalPlanner } from '@weft/planner-lexical';
 import type { TrainingStepV1 } from '@weft/spec';
 import {
   expertGateArtifact,
@@ -7,7 +6,7 @@ import {
   MixtureTraverser,
   trainMixtureGate,
 } from '@weft/traverser-mixrag';
-import { lexicalPlannerRef } from './default-stack.ts';
+import { lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 import type { StackCreateOptions, StackEntry, StackStore } from './stack-registry.ts';
 
 /**
@@ -22,8 +21,7 @@ import type { StackCreateOptions, StackEntry, StackStore } from './stack-registr
  * spells in full, and the untrained gate weighs the relation and subgraph experts as a question
  * names a relation (`untrainedWeights` of `@weft/traverser-mixrag`).
  */
-const sharedPlanner = () =>
-  new LexicalPlanner({ artifact: lexicalPlannerRef.name, relationsFromNames: { minScore: 1 } });
+const sharedPlanner = () => sharedLexicalPlanner({ relationsSpelledInFull: true });
 
 /** The gate both MixRAG stacks read: `mixrag` falls back on it when its model does not answer. */
 const gateRef = expertGateArtifact.ref(artifactName('mixrag', 'gate'));

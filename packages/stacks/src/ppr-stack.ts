@@ -1,8 +1,7 @@
 import { reciprocalRankFusion } from '@weft/kit';
-import { LexicalPlanner } from '@weft/planner-lexical';
 import { PprTraverser } from '@weft/traverser-ppr';
 import { TextSearchTraverser } from '@weft/traverser-text';
-import { lexicalPlannerRef } from './default-stack.ts';
+import { sharedLexicalPlanner } from './default-stack.ts';
 import type { StackEntry } from './stack-registry.ts';
 
 /**
@@ -26,7 +25,7 @@ export const pprStack: StackEntry = {
     name: 'ppr',
     context: store.context,
     // The default stack's lexical planner: mentions always; trained, the relations that restrict the walk.
-    planner: new LexicalPlanner({ artifact: lexicalPlannerRef.name }),
+    planner: sharedLexicalPlanner(),
     traversers: [
       new PprTraverser({ textRescoreK: 300, restrictToPlan: false, textShare: 0.7 }),
       new TextSearchTraverser({ name: 'bm25' }),
