@@ -1,6 +1,6 @@
 export { baselineStacks } from './baseline-stacks.ts';
 export { builtinStacks, createStack, createStackRegistry } from './builtin-stacks.ts';
-export { defaultStack, defaultTraining, lexicalPlannerRef } from './default-stack.ts';
+export { defaultStack, defaultTraining, lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 export { focusedOfflineStack, focusedStack, focusedStacks } from './focused-stacks.ts';
 export { hybgragOfflineStack, hybgragStack, hybgragStacks } from './hybgrag-stacks.ts';
 export { karOfflineStack, karStack, karStacks } from './kar-stacks.ts';
