@@ -26,10 +26,10 @@ export interface LinearRerankerModel {
 
 /**
  * The weights used until the KB's queries say otherwise: the node's own document for queries that
- * name nothing specific, the relation-aware document as much as they do, adjacency to a named node
- * and, three times as much, adjacency over a relation the plan names (`relationMatch`), a node the
- * question describes (`neighbourText`), and the plan's answer type (`targetType`: untrained, the type
- * the question's words ask for, else nothing). Chosen on the train/val splits of three KBs of
+ * name nothing specific, the relation-aware document as much as they do, adjacency to a named node,
+ * three times that for adjacency over a relation the plan names (`relationMatch`), as much as the
+ * first for a neighbour the question describes (`neighbourText`), and the plan's answer type
+ * (`targetType`: untrained, the type the question's words ask for, else nothing). Chosen on the train/val splits of three KBs of
  * different shapes: WordNet, Pokémon, Debian (`neighbourText` 0.15 against 0, 0.1 and 0.3: every
  * hybrid and described set gained or held, text-only sets held; `targetType` 1 against 0, 0.3 and
  * 2: Pokémon hybrid and described gained, nothing else moved). `anchorLink` 0.15 and
