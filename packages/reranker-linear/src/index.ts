@@ -4,6 +4,7 @@ export {
   linearFeatures,
   linearScoreKeys,
   mentionGate,
+  nameQuery,
 } from './linear-features.ts';
 export {
   LinearReranker,

@@ -25,6 +25,8 @@ export const linearFeatures = [
   'relationSure',
   'neighbourText',
   'neighbourDocument',
+  'nameLookup',
+  'namedNotAsked',
 ] as const;
 
 export type LinearFeature = (typeof linearFeatures)[number];
@@ -56,9 +58,54 @@ function reciprocalRanks(candidates: readonly Candidate[], key: string): number[
   return out;
 }
 
+/** Letters and digits of a text: how much of a query a mention spells, whatever its words. */
+const spelled = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+
+/**
+ * What the mentions that spell a node's name say of it: `lookup`, how surely the query is that name
+ * (link score × the share of the query the mention spells, over every node of that name: a query
+ * that is a name asks for a node of that name); `notAsked`, how surely the node is named by a
+ * question that says more than the name (the mention's best node only: its namesakes are other
+ * readings of the word, and may be what the question asks for).
+ */
+function namedNodes(plan: Plan): { lookup: Map<string, number>; notAsked: Map<string, number> } {
+  const whole = Math.max(1, spelled(plan.query));
+  const lookup = new Map<string, number>();
+  const notAsked = new Map<string, number>();
+  const raise = (map: Map<string, number>, id: string, value: number) => {
+    if (value > (map.get(id) ?? 0)) map.set(id, value);
+  };
+  for (const anchor of plan.anchors) {
+    const share = Math.min(1, spelled(anchor.mention) / whole);
+    anchor.candidates.forEach((node, rank) => {
+      if (node.named === false) return;
+      const link = anchor.confidence * node.score;
+      raise(lookup, node.id, link * share);
+      if (rank === 0) raise(notAsked, node.id, link * (1 - share));
+    });
+  }
+  return { lookup, notAsked };
+}
+
+/**
+ * How much the query is a name and nothing more, in [0, 1]: the share of it that a mention spells,
+ * × the link score of the node it names — however sure it is that the mention is an entity at all.
+ */
+export function nameQuery(plan: Plan): number {
+  const whole = Math.max(1, spelled(plan.query));
+  let best = 0;
+  for (const anchor of plan.anchors) {
+    const top = anchor.candidates[0];
+    if (top && top.named !== false)
+      best = Math.max(best, top.score * Math.min(1, spelled(anchor.mention) / whole));
+  }
+  return best;
+}
+
 /** One row of `linearFeatures` per candidate. */
 export function featureRows(candidates: readonly Candidate[], plan: Plan): number[][] {
   const gate = mentionGate(plan);
+  const named = namedNodes(plan);
   const document = normalised(candidates, 'bm25');
   const relations = normalised(candidates, 'bm25Relations');
   const dense = normalised(candidates, 'dense');
@@ -96,6 +143,8 @@ export function featureRows(candidates: readonly Candidate[], plan: Plan): numbe
       // Next to a node the question describes, and matching the rest of it.
       neighbourText: s.neighbourText ?? 0,
       neighbourDocument: (s.neighbourText ?? 0) * document[i]!,
+      nameLookup: named.lookup.get(c.id) ?? 0,
+      namedNotAsked: named.notAsked.get(c.id) ?? 0,
     };
     return linearFeatures.map((f) => row[f]);
   });

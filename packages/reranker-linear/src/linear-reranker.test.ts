@@ -33,6 +33,42 @@ describe('linear features', () => {
     expect(f(rows[0]!, 'documentRank')).toBe(1);
     expect(f(rows[1]!, 'documentRank')).toBe(0.5);
   });
+
+  it('say how surely the query is a name (`nameLookup`) or names a node and asks more (`namedNotAsked`)', () => {
+    const named = (query: string): Plan => ({
+      ...emptyPlan(query, context.schema),
+      anchors: [
+        {
+          mention: 'Nikon D850',
+          confidence: 0.8,
+          candidates: [
+            { id: 'd850', type: 'product', score: 1, named: true },
+            { id: 'd850-kit', type: 'product', score: 0.5 },
+          ],
+        },
+        // Matched by its document only: the question does not name it.
+        {
+          mention: 'lenses',
+          confidence: 0.9,
+          candidates: [{ id: 'lens', type: 'product', score: 1, named: false }],
+        },
+      ],
+    });
+    const f = (rows: number[][], i: number, name: (typeof linearFeatures)[number]) =>
+      rows[i]![linearFeatures.indexOf(name)]!;
+    const ids = [candidate('d850', {}), candidate('d850-kit', {}), candidate('lens', {})];
+    const lookup = featureRows(ids, named('Nikon D850'));
+    expect(f(lookup, 0, 'nameLookup')).toBeCloseTo(0.8);
+    expect(f(lookup, 1, 'nameLookup')).toBeCloseTo(0.4);
+    expect(f(lookup, 0, 'namedNotAsked')).toBe(0);
+    const question = featureRows(ids, named('lenses for the Nikon D850'));
+    // 'Nikon D850' spells 9 of the 21 letters and digits.
+    expect(f(question, 0, 'nameLookup')).toBeCloseTo((0.8 * 9) / 21);
+    expect(f(question, 0, 'namedNotAsked')).toBeCloseTo((0.8 * 12) / 21);
+    // Only the mention's best node is the one it names; a namesake may be what is asked for.
+    expect(f(question, 1, 'namedNotAsked')).toBe(0);
+    for (const name of ['nameLookup', 'namedNotAsked'] as const) expect(f(question, 2, name)).toBe(0);
+  });
 });
 
 describe('LinearReranker', () => {
@@ -81,6 +117,26 @@ describe('LinearReranker', () => {
     expect(ranked.map((c) => c.id)).toEqual(['over', 'beside']);
   });
 
+  it('untrained: a query that is a name puts the named node first; a question that names it and says more, its neighbour', async () => {
+    // The neighbour matches the name in its relation-aware document and lies next to the named node.
+    const candidates = [
+      candidate('d850', { bm25: 10, bm25Relations: 8, anchorLink: 0 }),
+      candidate('d850-kit', { bm25: 9, bm25Relations: 10, anchorLink: 1 }),
+    ];
+    const named = (query: string): Plan => ({
+      ...emptyPlan(query, context.schema),
+      anchors: [
+        { mention: 'Nikon D850', confidence: 1, candidates: [{ id: 'd850', type: 'product', score: 1 }] },
+      ],
+    });
+    const order = async (query: string) =>
+      (
+        await new LinearReranker().doRerank({ query, plan: named(query), candidates, limit: 10, context })
+      ).map((c) => c.id);
+    expect(await order('Nikon D850')).toEqual(['d850', 'd850-kit']);
+    expect(await order('which kit comes with the Nikon D850 body')).toEqual(['d850-kit', 'd850']);
+  });
+
   it('trains on examples, keeps fitted weights only when they beat the untrained ones on val, and reads them back', async () => {
     // Queries where the answer is the dense match, a signal the untrained weights ignore.
     const examples: LinearRerankExample[] = Array.from({ length: 20 }, (_, i) => ({
@@ -116,8 +172,22 @@ describe('LinearReranker', () => {
     expect(warnings).toEqual([]);
     for (let i = 1; i < named.length; i++)
       expect(named[i - 1]!.score).toBeGreaterThanOrEqual(named[i]!.score);
-    // …one that names nothing keeps the untrained, text-led order.
+    // …one that names nothing keeps the untrained, text-led order…
     expect((await rerank(0))[0]!.id).toBe('other0');
+    // …and so does one that is only a name: no training query was one.
+    const lookup = await reranker.doRerank({
+      query: 'third',
+      plan: {
+        ...emptyPlan('third', context.schema),
+        anchors: [
+          { mention: 'third', confidence: 1, candidates: [{ id: 'third0', type: 'product', score: 1 }] },
+        ],
+      },
+      candidates: examples[0]!.candidates,
+      limit: 10,
+      context: { ...context, artifacts },
+    });
+    expect(lookup[0]!.id).toBe('third0');
 
     // Queries the untrained weights already answer: nothing to gain, so the defaults stay.
     const easy = examples.map((e) => ({ ...e, answers: [e.candidates[1]!.id] }));
