@@ -61,6 +61,12 @@ function reciprocalRanks(candidates: readonly Candidate[], key: string): number[
 /** Letters and digits of a text: how much of a query a mention spells, whatever its words. */
 const spelled = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
 
+/** The share, in [0, 1], of the plan's query that a mention spells. */
+function queryShare(plan: Plan): (mention: string) => number {
+  const whole = Math.max(1, spelled(plan.query));
+  return (mention) => Math.min(1, spelled(mention) / whole);
+}
+
 /**
  * What the mentions that spell a node's name say of it: `lookup`, how surely the query is that name
  * (link score × the share of the query the mention spells, over every node of that name: a query
@@ -69,14 +75,14 @@ const spelled = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
  * readings of the word, and may be what the question asks for).
  */
 function namedNodes(plan: Plan): { lookup: Map<string, number>; notAsked: Map<string, number> } {
-  const whole = Math.max(1, spelled(plan.query));
+  const shareOf = queryShare(plan);
   const lookup = new Map<string, number>();
   const notAsked = new Map<string, number>();
   const raise = (map: Map<string, number>, id: string, value: number) => {
     if (value > (map.get(id) ?? 0)) map.set(id, value);
   };
   for (const anchor of plan.anchors) {
-    const share = Math.min(1, spelled(anchor.mention) / whole);
+    const share = shareOf(anchor.mention);
     anchor.candidates.forEach((node, rank) => {
       if (node.named === false) return;
       const link = anchor.confidence * node.score;
@@ -92,12 +98,11 @@ function namedNodes(plan: Plan): { lookup: Map<string, number>; notAsked: Map<st
  * × the link score of the node it names — however sure it is that the mention is an entity at all.
  */
 export function nameQuery(plan: Plan): number {
-  const whole = Math.max(1, spelled(plan.query));
+  const shareOf = queryShare(plan);
   let best = 0;
   for (const anchor of plan.anchors) {
     const top = anchor.candidates[0];
-    if (top && top.named !== false)
-      best = Math.max(best, top.score * Math.min(1, spelled(anchor.mention) / whole));
+    if (top && top.named !== false) best = Math.max(best, top.score * shareOf(anchor.mention));
   }
   return best;
 }
