@@ -20,18 +20,40 @@ const plan = (confidence: number): Plan => ({
 });
 
 describe('linear features', () => {
-  it('divide scores by the best of the query, and gate document and relation-aware text by the mention', () => {
+  it('divide scores by the best of the query, and gate document and relation-aware text by the mention the graph confirms', () => {
+    const f = (row: number[], name: (typeof linearFeatures)[number]) => row[linearFeatures.indexOf(name)]!;
+    // b lies next to the mention's node and matches half as well as the best: the gate is
+    // 0.8 × √0.5.
     const rows = featureRows(
+      [
+        candidate('a', { bm25: 10, bm25Relations: 5 }),
+        candidate('b', { bm25: 5, bm25Relations: 10, anchorLink: 0.8 }),
+      ],
+      plan(0.8),
+    );
+    const gate = 0.8 * Math.sqrt(0.5);
+    expect(f(rows[0]!, 'document')).toBe(1);
+    expect(f(rows[1]!, 'document')).toBe(0.5);
+    expect(f(rows[0]!, 'documentGated')).toBeCloseTo(1 - gate);
+    expect(f(rows[1]!, 'relationsGated')).toBeCloseTo(gate);
+    expect(f(rows[0]!, 'documentRank')).toBe(1);
+    expect(f(rows[1]!, 'documentRank')).toBe(0.5);
+    // No neighbour of the mention's node among the candidates: the question is ranked by its text.
+    const alone = featureRows(
       [candidate('a', { bm25: 10, bm25Relations: 5 }), candidate('b', { bm25: 5, bm25Relations: 10 })],
       plan(0.8),
     );
-    const f = (row: number[], name: (typeof linearFeatures)[number]) => row[linearFeatures.indexOf(name)]!;
-    expect(f(rows[0]!, 'document')).toBe(1);
-    expect(f(rows[1]!, 'document')).toBe(0.5);
-    expect(f(rows[0]!, 'documentGated')).toBeCloseTo(0.2);
-    expect(f(rows[1]!, 'relationsGated')).toBeCloseTo(0.8);
-    expect(f(rows[0]!, 'documentRank')).toBe(1);
-    expect(f(rows[1]!, 'documentRank')).toBe(0.5);
+    expect(f(alone[0]!, 'documentGated')).toBe(1);
+    expect(f(alone[1]!, 'relationsGated')).toBe(0);
+    // A neighbour over the relation the plan is sure of confirms the mention whatever its words.
+    const over = featureRows(
+      [
+        candidate('a', { bm25: 10, bm25Relations: 5 }),
+        candidate('b', { bm25: 1, bm25Relations: 10, anchorLink: 0.8, relationMatch: 0.8 }),
+      ],
+      plan(0.8),
+    );
+    expect(f(over[1]!, 'relationsGated')).toBeCloseTo(0.8);
   });
 
   it('say how surely the query is a name (`nameLookup`) or names a node and asks more (`namedNotAsked`)', () => {
@@ -67,7 +89,34 @@ describe('linear features', () => {
     expect(f(question, 0, 'namedNotAsked')).toBeCloseTo((0.8 * 12) / 21);
     // Only the mention's best node is the one it names; a namesake may be what is asked for.
     expect(f(question, 1, 'namedNotAsked')).toBe(0);
-    for (const name of ['nameLookup', 'namedNotAsked'] as const) expect(f(question, 2, name)).toBe(0);
+    // The node 'lenses' describes is read as asked for as far as the mention spells the question.
+    expect(f(question, 2, 'nameLookup')).toBeCloseTo((0.9 * 6) / 21);
+    expect(f(question, 2, 'namedNotAsked')).toBe(0);
+  });
+
+  it('read a query that is mostly the description of a node as asking for it, unless the words are a name', () => {
+    const f = (rows: number[][], i: number, name: (typeof linearFeatures)[number]) =>
+      rows[i]![linearFeatures.indexOf(name)]!;
+    const described = (query: string, mention: string): Plan => ({
+      ...emptyPlan(query, context.schema),
+      anchors: [
+        {
+          mention: 'Nikon D850',
+          confidence: 0.8,
+          candidates: [{ id: 'd850', type: 'product', score: 1, named: true }],
+        },
+        { mention, confidence: 0.9, candidates: [{ id: 'lens', type: 'product', score: 0.5, named: false }] },
+      ],
+    });
+    const ids = [candidate('d850', {}), candidate('lens', {})];
+    // 'wide fast prime lens' spells 17 of the 24 letters of the query.
+    const lens = featureRows(ids, described('wide fast prime lens by Nikon', 'wide fast prime lens'));
+    expect(f(lens, 1, 'nameLookup')).toBeCloseTo((0.9 * 0.5 * 17) / 24);
+    expect(f(lens, 1, 'namedNotAsked')).toBe(0);
+    // Words inside a mention that spells a name are that name, not a description.
+    const inside = featureRows(ids, described('Nikon D850', 'D850'));
+    expect(f(inside, 1, 'nameLookup')).toBe(0);
+    expect(f(inside, 0, 'nameLookup')).toBeCloseTo(0.8);
   });
 });
 
@@ -86,6 +135,24 @@ describe('LinearReranker', () => {
     const named = await reranker.doRerank({ query: 'q', plan: plan(1), candidates, limit: 10, context: ctx });
     expect(named.map((c) => c.id)).toEqual(['related', 'text']);
     expect(warnings[0]).toMatch(/not found/);
+  });
+
+  it('untrained: a common word that names a node the text matches do not lie next to leaves the text order', async () => {
+    // As before, but the neighbour matches the question's words a fifth as well as the best: the
+    // mention ("… in real time" → the package `time`) is not what the question is about.
+    const reranker = new LinearReranker();
+    const weak = [
+      candidates[0]!,
+      candidate('related', { bm25: 2, bm25Relations: 10, anchorLink: 1, anchorSelf: 0 }),
+    ];
+    const ranked = await reranker.doRerank({
+      query: 'q',
+      plan: plan(1),
+      candidates: weak,
+      limit: 10,
+      context,
+    });
+    expect(ranked.map((c) => c.id)).toEqual(['text', 'related']);
   });
 
   it('untrained: a candidate of the answer type the plan asks for (`targetType`) comes before a better text match of another', async () => {
