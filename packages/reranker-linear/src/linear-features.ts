@@ -75,7 +75,7 @@ function queryShare(plan: Plan): (mention: string) => number {
  * named by a question that says more than the name (the mention's best named node only: its
  * namesakes are other readings of the word, and may be what the question asks for).
  */
-function namedNodes(plan: Plan): { lookup: Map<string, number>; notAsked: Map<string, number> } {
+function linkedNodes(plan: Plan): { lookup: Map<string, number>; notAsked: Map<string, number> } {
   const shareOf = queryShare(plan);
   const lookup = new Map<string, number>();
   const notAsked = new Map<string, number>();
@@ -142,7 +142,7 @@ function confirmedGate(candidates: readonly Candidate[], plan: Plan, document: r
 
 /** One row of `linearFeatures` per candidate. */
 export function featureRows(candidates: readonly Candidate[], plan: Plan): number[][] {
-  const named = namedNodes(plan);
+  const linked = linkedNodes(plan);
   const document = normalised(candidates, 'bm25');
   const gate = confirmedGate(candidates, plan, document);
   const relations = normalised(candidates, 'bm25Relations');
@@ -181,8 +181,8 @@ export function featureRows(candidates: readonly Candidate[], plan: Plan): numbe
       // Next to a node the question describes, and matching the rest of it.
       neighbourText: s.neighbourText ?? 0,
       neighbourDocument: (s.neighbourText ?? 0) * document[i]!,
-      nameLookup: named.lookup.get(c.id) ?? 0,
-      namedNotAsked: named.notAsked.get(c.id) ?? 0,
+      nameLookup: linked.lookup.get(c.id) ?? 0,
+      namedNotAsked: linked.notAsked.get(c.id) ?? 0,
     };
     return linearFeatures.map((f) => row[f]);
   });
