@@ -34,6 +34,7 @@ export {
   textFields,
 } from './search/search.ts';
 export { trigramCount, trigramSimilarity, trigrams } from './text/trigram-similarity.ts';
+export { type ConfirmationScores, structureConfirmation } from './plan/structure-confirmation.ts';
 export { emptyPlan } from './plan/empty-plan.ts';
 export {
   assertReadOnlyCypher,

@@ -1,4 +1,4 @@
-import { runRerankerSuite } from '@weft/conformance';
+import { runRerankerSuite, toyNikonPlan } from '@weft/conformance';
 import { createRetriever, retrieve } from '@weft/core';
 import { artifactEnvelope, emptyPlan } from '@weft/kit';
 import {
@@ -179,13 +179,27 @@ describe('TrajectoryReranker models in the pipeline', () => {
   });
 
   it("untrained, lets an unsure plan's text order count when asked (untrainedRouteByConfidence)", async () => {
-    const first = async (reranker: TrajectoryReranker, confidence: number, raw?: string) =>
+    // The question describes the plan's anchor (Nikon: "Japanese maker of cameras and optics").
+    const describing = 'cameras by the Japanese maker of optics';
+    const first = async (
+      reranker: TrajectoryReranker,
+      confidence: number,
+      raw?: string,
+      query = describing,
+      reachedBm25?: number,
+    ) =>
       (
         await reranker.doRerank({
-          query: 'q',
-          plan: { ...emptyPlan('q', skb.schema), confidence, ...(raw ? { raw } : {}) },
+          query,
+          plan: { ...toyNikonPlan(), query, confidence, ...(raw ? { raw } : {}) },
           // The text order reads `bm25`, as MorTraverser sets it.
-          candidates: mixed('').map((c) => ({ ...c, scores: { ...c.scores, bm25: c.scores.bm25Global! } })),
+          candidates: mixed('').map((c) => ({
+            ...c,
+            scores: {
+              ...c.scores,
+              bm25: c.scores.structure && reachedBm25 !== undefined ? reachedBm25 : c.scores.bm25Global!,
+            },
+          })),
           limit: 5,
           context: { ...base, artifacts: memoryArtifacts() },
         })
@@ -195,6 +209,10 @@ describe('TrajectoryReranker models in the pipeline', () => {
     expect(await first(new TrajectoryReranker({ artifact }), 0.1)).toBe('s');
     expect(await first(routed, 0.9)).toBe('s');
     expect(await first(routed, 0.1)).toBe('t');
+    // A sure plan whose anchor the rest of the question does not describe is not trusted either.
+    expect(await first(routed, 0.9, undefined, 'weatherproof trail gear')).toBe('t');
+    // Unless the words describe what its paths reached as well as anything.
+    expect(await first(routed, 0.9, undefined, 'weatherproof trail gear', 0.9)).toBe('s');
     // 'offline-plans': an unsure plan no LLM wrote is routed; the same plan from an LLM is not.
     const offlineOnly = new TrajectoryReranker({ artifact, untrainedRouteByConfidence: 'offline-plans' });
     expect(await first(offlineOnly, 0.1)).toBe('t');

@@ -58,6 +58,50 @@ describe('FocusedTraverser', () => {
     expect(first).toMatchObject({ id: 'p:eos', scores: { grounded: 0 } });
   });
 
+  it('trusts a sure offline plan only as far as the question describes its anchor', async () => {
+    // Sure of Nikon, but nothing else in the question describes Nikon ("Japanese maker of cameras").
+    const plan: Plan = { ...toyNikonPlan(), confidence: 0.9 };
+    const firstOf = async (query: string) =>
+      (
+        await new FocusedTraverser({ alphaByConfidence: true }).doTraverse({
+          query,
+          plan,
+          limit: 10,
+          context,
+        })
+      )[0];
+    expect(await firstOf('weatherproof motion triggered trail camera')).toMatchObject({
+      id: 'p:trailcam',
+      scores: { grounded: 0 },
+    });
+    // The same plan, the question describing its anchor: its grounded answers lead.
+    expect(await firstOf('Japanese maker of cameras and optics: wildlife gear')).toMatchObject({
+      scores: { grounded: 1 },
+    });
+  });
+
+  it("fills with every target type for an offline plan, the asked types for an LLM's", async () => {
+    const wide: RetrievalContext = {
+      ...context,
+      schema: { ...context.schema, targetTypes: ['product', 'category'] },
+    };
+    // The plan guesses the answer is a category; the words match a product.
+    const plan: Plan = { ...toyNikonPlan(), targetTypes: [{ type: 'category', score: 1 }], confidence: 0.9 };
+    const filled = async (raw?: string) =>
+      (
+        await new FocusedTraverser({ alphaByConfidence: 'offline-plans' }).doTraverse({
+          query: 'Canon EOS 90D sports',
+          plan: { ...plan, ...(raw ? { raw } : {}) },
+          limit: 10,
+          context: wide,
+        })
+      )
+        .filter((c) => c.scores.grounded === 0)
+        .map((c) => c.id);
+    expect(await filled()).toContain('p:eos');
+    expect(await filled('MATCH (c:category) RETURN c')).not.toContain('p:eos');
+  });
+
   it('intersects two anchors and relaxes when the conjunction is empty', async () => {
     const base = toyNikonPlan();
     const plan: Plan = {
