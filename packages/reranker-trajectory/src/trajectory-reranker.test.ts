@@ -219,6 +219,30 @@ describe('TrajectoryReranker models in the pipeline', () => {
     expect(await first(offlineOnly, 0.1, '{"paths": []}')).toBe('s');
   });
 
+  it('puts the node first that a query made of its name alone asks for, trained or not', async () => {
+    const artifacts = memoryArtifacts();
+    await fitted(artifacts);
+    const named: Candidate = { ...candidate('b:nikon', 0, 0.1), scores: { structure: 0, bm25: 0.1 } };
+    const order = async (reranker: TrajectoryReranker, query: string) =>
+      (
+        await reranker.doRerank({
+          query,
+          plan: { ...toyNikonPlan(), query },
+          candidates: [...mixed(''), named],
+          limit: 5,
+          context: { ...base, artifacts },
+        })
+      ).map((c) => c.id);
+    for (const reranker of [
+      new TrajectoryReranker({ artifact }),
+      new TrajectoryReranker({ artifact: 'not-trained' }),
+    ]) {
+      expect((await order(reranker, 'Nikon'))[0]).toBe('b:nikon');
+      // A question that says more than the name builds on the node; it does not ask for it.
+      expect((await order(reranker, 'Nikon zoom lens for birds'))[0]).not.toBe('b:nikon');
+    }
+  });
+
   it('ranks with the trained model, without a warning, under the name the trainer stored', async () => {
     const artifacts = memoryArtifacts();
     await fitted(artifacts);

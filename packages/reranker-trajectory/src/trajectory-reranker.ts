@@ -2,11 +2,12 @@ import {
   ArtifactCache,
   type ConfirmationScores,
   linearScore,
+  queryNames,
   sigmoid,
   structureConfirmation,
   WeftError,
 } from '@weft/kit';
-import type { Candidate, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
+import type { Candidate, Plan, RerankerV1, RerankOptions, RetrievalContext } from '@weft/spec';
 import { gateRow, routedOrder } from './route-gate.ts';
 import { featureRows, trajectoryFeatures } from './trajectory-features.ts';
 import { trajectoryRerankerArtifact } from './trajectory-reranker-artifact.ts';
@@ -196,12 +197,16 @@ export class TrajectoryReranker implements RerankerV1 {
             textScores(options.candidates),
           ))
         : undefined;
-    const order = routedOrder(
+    const order = namesFirst(
+      options.plan,
       options.candidates,
-      trajectory,
-      structureFirst,
-      model?.gate ? route : untrainedRoute,
-      model?.route ?? (untrainedRoute === undefined ? 'switch' : 'blend'),
+      routedOrder(
+        options.candidates,
+        trajectory,
+        structureFirst,
+        model?.gate ? route : untrainedRoute,
+        model?.route ?? (untrainedRoute === undefined ? 'switch' : 'blend'),
+      ),
     );
     const rank = new Map(order.map((i, r) => [i, r]));
     const scored = options.candidates.map((candidate, i) => ({
@@ -238,4 +243,18 @@ function textScores(candidates: readonly Candidate[]): ConfirmationScores {
     if ((c.scores.structure ?? 0) > 0) reached = Math.max(reached, bm25);
   }
   return { best, reached };
+}
+
+/**
+ * A query that is nothing but a name asks for the node it names (`queryNames`): those candidates
+ * lead, the rest keep `order`. No training question is a bare name, and every trajectory feature
+ * favours the named node's neighbours.
+ */
+function namesFirst(plan: Plan, candidates: readonly Candidate[], order: readonly number[]): number[] {
+  const names = queryNames(plan);
+  if (names.length === 0) return [...order];
+  const place = new Map(names.map((id, r) => [id, r]));
+  const named = order.filter((i) => place.has(candidates[i]!.id));
+  named.sort((a, b) => place.get(candidates[a]!.id)! - place.get(candidates[b]!.id)!);
+  return [...named, ...order.filter((i) => !place.has(candidates[i]!.id))];
 }

@@ -102,6 +102,19 @@ describe('FocusedTraverser', () => {
     expect(await filled('MATCH (c:category) RETURN c')).not.toContain('p:eos');
   });
 
+  it('gives a query that is only a name the node it names first', async () => {
+    const traverse = (query: string) =>
+      new FocusedTraverser({ alphaByConfidence: 'offline-plans' }).doTraverse({
+        query,
+        plan: { ...toyNikonPlan(), query, targetTypes: [{ type: 'brand', score: 1 }] },
+        limit: 10,
+        context: { ...context, schema: { ...context.schema, targetTypes: ['product', 'brand'] } },
+      });
+    expect((await traverse('Nikon'))[0]?.id).toBe('b:nikon');
+    // Otherwise the anchor is what the question builds on, never an answer.
+    expect((await traverse('Nikon gear')).map((c) => c.id)).not.toContain('b:nikon');
+  });
+
   it('intersects two anchors and relaxes when the conjunction is empty', async () => {
     const base = toyNikonPlan();
     const plan: Plan = {

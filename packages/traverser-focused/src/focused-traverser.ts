@@ -1,4 +1,4 @@
-import { searchText, structureConfirmation } from '@weft/kit';
+import { queryNames, searchText, structureConfirmation } from '@weft/kit';
 import type {
   Candidate,
   EdgeDirection,
@@ -91,8 +91,14 @@ export class FocusedTraverser implements TraverserV1 {
       triplets = triplets.filter((t) => !chain.has(t));
     }
 
-    // The anchors are what the query talks about, not what it asks for.
-    const anchorIds = new Set(plan.anchors.map((a) => a.candidates[0]?.id).filter((id) => id !== undefined));
+    // The anchors are what the query talks about, not what it asks for — unless the query is
+    // nothing but their name (`queryNames`: "ecasound" asks for ecasound), and then they lead.
+    const asked = new Set(queryNames(plan));
+    const anchorIds = new Set(
+      plan.anchors
+        .map((a) => a.candidates[0]?.id)
+        .filter((id): id is string => id !== undefined && !asked.has(id)),
+    );
     for (const id of anchorIds) grounded.delete(id);
     const texts = query.trim() ? query : '';
     const ids = [...grounded.keys()];
@@ -188,8 +194,10 @@ export class FocusedTraverser implements TraverserV1 {
         source: this.name,
       });
     }
-    candidates.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return candidates.slice(0, limit);
+    // Every other score is at most 1.
+    const ranked = candidates.map((c) => (asked.has(c.id) ? { ...c, score: c.score + 1 } : c));
+    ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return ranked.slice(0, limit);
   }
 
   /** Grows the per-anchor candidate count until enough target values are grounded or the cap. */

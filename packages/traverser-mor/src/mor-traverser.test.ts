@@ -67,6 +67,14 @@ describe('MorTraverser', () => {
     const ids = candidates.map((c) => c.id);
     expect(ids).toContain('p:d3500');
     expect(ids).not.toContain('p:d850');
+    // Unless the query is nothing but its name: then the camera is what it asks for.
+    const named = await new MorTraverser().doTraverse({
+      query: 'D850',
+      plan: { ...plan, query: 'D850' },
+      limit: 50,
+      context,
+    });
+    expect(named.map((c) => c.id)).toContain('p:d850');
   });
 
   it('intersects the paths of two anchors, falling back to the union when they share nothing', async () => {

@@ -6,6 +6,7 @@ import type {
   TraverserV1,
   TraverseOptions,
 } from '@weft/spec';
+import { queryNames } from '@weft/kit';
 import { markAnchorNeighbors } from './anchor-neighbors.ts';
 import { fillCandidates, keepFillShare, structuralCandidates } from './assemble-candidates.ts';
 import { type AnchorStarts, followPaths, startsOfAnchors } from './follow-paths.ts';
@@ -144,8 +145,17 @@ function preparedFor(options: TraverseOptions): GlobalSearches | undefined {
     : undefined;
 }
 
-/** Start nodes of the anchors that planned paths start from: what the query talks about, never an answer. */
+/**
+ * Start nodes of the anchors that planned paths start from: what the query talks about, never an
+ * answer — unless the query is nothing but their name (`queryNames`: "ecasound" asks for ecasound).
+ */
 function pathAnchorIds(plan: Plan, startsOf: AnchorStarts): Set<string> {
   const pathAnchors = new Set(plan.paths.flatMap((p) => (p.anchor === undefined ? [] : [p.anchor])));
-  return new Set([...startsOf].filter(([a]) => pathAnchors.has(a)).flatMap(([, s]) => [...s.keys()]));
+  const asked = new Set(queryNames(plan));
+  return new Set(
+    [...startsOf]
+      .filter(([a]) => pathAnchors.has(a))
+      .flatMap(([, s]) => [...s.keys()])
+      .filter((id) => !asked.has(id)),
+  );
 }
