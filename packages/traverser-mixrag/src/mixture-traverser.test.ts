@@ -52,6 +52,20 @@ describe('MixtureTraverser', () => {
     expect(mixed[0]!.scores).toMatchObject({ gateEntity: 0.5, gateRelation: 0.3, gateSubgraph: 0.2 });
   });
 
+  it('gives a query that is only a name the node it names first, when that node can be an answer', async () => {
+    const named = (query: string, id: string, type: string): Plan => ({
+      ...emptyPlan(query, context.schema),
+      anchors: [{ mention: query, confidence: 0.9, candidates: [{ id, type, score: 1 }] }],
+    });
+    const traverse = (query: string, id: string, type: string) =>
+      new MixtureTraverser().doTraverse({ query, plan: named(query, id, type), limit: 10, context });
+    const [first] = await traverse('Nikon D3500', 'p:d3500', 'product');
+    expect(first?.id).toBe('p:d3500');
+    expect(first!.score).toBeGreaterThan(1);
+    // A brand is no answer here (products are): it is no candidate, and nothing leads by name.
+    expect((await traverse('Nikon', 'b:nikon', 'brand')).every((c) => c.score <= 1)).toBe(true);
+  });
+
   it('gives tree members the path from the tree root as a trajectory', async () => {
     const candidates = await new MixtureTraverser().doTraverse({
       query: 'Nikon gear for wildlife',

@@ -1,4 +1,4 @@
-import { ArtifactCache, narrowingTypes, searchText } from '@weft/kit';
+import { ArtifactCache, narrowingTypes, queryNames, searchText } from '@weft/kit';
 import { embedMany } from 'ai';
 import { contentWords } from '@weft/grounding';
 import type {
@@ -72,6 +72,8 @@ export interface ExpertOutputs {
   readonly subgraph: SubgraphExpertResult;
   readonly neighbourhood: Neighbourhood;
   readonly anchors: ReadonlyMap<string, number>;
+  /** The nodes a query that is nothing but a name asks for (`queryNames`): among the candidates, they lead. */
+  readonly asked: readonly string[];
 }
 
 interface Prepared {
@@ -188,6 +190,7 @@ export class MixtureTraverser implements TraverserV1 {
       subgraph,
       neighbourhood,
       anchors,
+      asked: queryNames(plan),
     };
   }
 
@@ -341,8 +344,11 @@ export class MixtureTraverser implements TraverserV1 {
         source: this.name,
       };
     });
-    out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-    return out.slice(0, limit);
+    // A query that is nothing but a name asks for that node: it leads (every mixed score is at most 1).
+    const asked = new Set(outputs.asked);
+    const ranked = out.map((c) => (asked.has(c.id) ? { ...c, score: c.score + 1 } : c));
+    ranked.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    return ranked.slice(0, limit);
   }
 
   /** The tree's path from its root, the best triple the node is an end of, and its own text hop. */
