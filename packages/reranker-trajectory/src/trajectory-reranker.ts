@@ -184,7 +184,7 @@ export class TrajectoryReranker implements RerankerV1 {
       : 1;
     const structureFirst = model?.structureFirst ?? false;
     // Untrained, the plan's own confidence may stand in for the gate: an unsure plan's paths count
-    // less, and so do the paths of an anchor the rest of the question does not describe.
+    // less, and so do paths whose anchor and answers the question's words do not describe.
     const byConfidence = this.options.untrainedRouteByConfidence;
     const untrainedRoute =
       !model &&

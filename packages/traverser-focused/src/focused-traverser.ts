@@ -194,7 +194,7 @@ export class FocusedTraverser implements TraverserV1 {
         source: this.name,
       });
     }
-    // Every other score is at most 1.
+    // The nodes a query that is nothing but a name asks for lead: every other score is at most 1.
     const ranked = candidates.map((c) => (asked.has(c.id) ? { ...c, score: c.score + 1 } : c));
     ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return ranked.slice(0, limit);
