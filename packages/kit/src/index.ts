@@ -36,7 +36,7 @@ export {
 export { trigramCount, trigramSimilarity, trigrams } from './text/trigram-similarity.ts';
 export { type ConfirmationScores, structureConfirmation } from './plan/structure-confirmation.ts';
 export { emptyPlan } from './plan/empty-plan.ts';
-export { queryNames } from './plan/query-names.ts';
+export { queryNames, queryShare } from './plan/query-names.ts';
 export {
   assertReadOnlyCypher,
   type ReadOnlyCypherOptions,

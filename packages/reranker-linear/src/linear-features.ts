@@ -1,4 +1,5 @@
 import type { Candidate, Plan } from '@weft/spec';
+import { queryShare } from '@weft/kit';
 
 /**
  * What the linear reranker looks at, per candidate. Scores are divided by the query's best, so one
@@ -56,15 +57,6 @@ function reciprocalRanks(candidates: readonly Candidate[], key: string): number[
     out[e.i] = 1 / (1 + rank);
   });
   return out;
-}
-
-/** Letters and digits of a text: how much of a query a mention spells, whatever its words. */
-const spelled = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
-
-/** The share, in [0, 1], of the plan's query that a mention spells. */
-function queryShare(plan: Plan): (mention: string) => number {
-  const whole = Math.max(1, spelled(plan.query));
-  return (mention) => Math.min(1, spelled(mention) / whole);
 }
 
 /**

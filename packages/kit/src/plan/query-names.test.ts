@@ -1,7 +1,7 @@
 import type { Plan, SkbSchema } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { emptyPlan } from './empty-plan.ts';
-import { queryNames } from './query-names.ts';
+import { queryNames, queryShare } from './query-names.ts';
 
 const schema: SkbSchema = {
   name: 'debian',
@@ -37,5 +37,15 @@ describe('queryNames', () => {
     expect(queryNames(planOf('ecasound plugins for audio', 'ecasound'))).toEqual([]);
     expect(queryNames(planOf('ecasound', 'ecasound', false))).toEqual(['source:ecasound']);
     expect(queryNames(planOf('', ''))).toEqual([]);
+  });
+});
+
+describe('queryShare', () => {
+  it('counts letters and digits, not words or punctuation, and stays in [0, 1]', () => {
+    const share = queryShare({ query: 'ecasound plugins?' });
+    expect(share('ecasound')).toBeCloseTo(8 / 15);
+    expect(share('ecasound plugins')).toBe(1);
+    expect(share('the ecasound plugins, all of them')).toBe(1);
+    expect(queryShare({ query: '?!' })('x')).toBe(0);
   });
 });

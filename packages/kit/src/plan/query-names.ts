@@ -3,6 +3,12 @@ import type { Plan } from '@weft/spec';
 /** How many letters and digits a text holds: what a name spells, whatever its spacing and punctuation. */
 const spelled = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
 
+/** The share, in [0, 1], of the plan's query that a mention spells (letters and digits, whatever its words). */
+export function queryShare(plan: Pick<Plan, 'query'>): (mention: string) => number {
+  const whole = spelled(plan.query);
+  return (mention) => (whole === 0 ? 0 : Math.min(1, spelled(mention) / whole));
+}
+
 /**
  * The nodes a query that is nothing but a name asks for ("ecasound", "pikachu", "cornea"): every
  * node that a mention spelling at least `minShare` of the query's letters and digits names (`named`
@@ -14,11 +20,10 @@ const spelled = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
  * 100 / 98 (bm25 65 / 86 / 89); every judged question of the three KBs ranks as before.
  */
 export function queryNames(plan: Plan, minShare = 0.9): string[] {
-  const whole = spelled(plan.query);
-  if (whole === 0) return [];
+  const shareOf = queryShare(plan);
   const out: string[] = [];
   for (const anchor of plan.anchors) {
-    if (spelled(anchor.mention) < minShare * whole) continue;
+    if (shareOf(anchor.mention) < minShare) continue;
     for (const node of anchor.candidates)
       if (node.named !== false && !out.includes(node.id)) out.push(node.id);
   }
