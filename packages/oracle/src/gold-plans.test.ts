@@ -9,6 +9,7 @@ import {
   mentionIn,
   parseRelationalPart,
   questionRestriction,
+  requirementWords,
   readAnnotations,
   resolveGoldPlans,
 } from './gold-plans.ts';
@@ -253,6 +254,46 @@ describe('resolveGoldPlans', () => {
     // Named by its name (the question does not write it), the rest of the question is the requirement.
     expect(plan!.anchors[0]!.mention).toBe('Nikon D850');
     expect(plan!.restriction).toBe('Which telephoto lens works with');
+  });
+
+  it("keeps of a question that paraphrases its anchor only the words the judge's requirement shares", async () => {
+    const graph = new InMemoryGraphStore(skb);
+    const queries: SkbQuery[] = [
+      {
+        id: 'q1',
+        query: 'Which long lenses fit the newest body of the firm that also builds microscopes?',
+        split: 'test',
+        answers: ['p:nikkor'],
+        meta: {
+          anchors: ['p:d850'],
+          anchor_descriptions: { 'p:d850': 'the high-resolution Nikon camera' },
+          paths: [{ anchor: 'p:d850', hops: [{ edgeType: 'compatible_with', direction: 'in' }] }],
+          textual_requirement: 'a telephoto lens (long focal length)',
+        },
+      },
+    ];
+    const [plan] = await resolveGoldPlans(goldAnnotations(queries, { schema: skb.schema }), {
+      graph,
+      answers: new Map([['q1', ['p:nikkor']]]),
+    });
+    // Left in, "newest body … microscopes" would rank the answers by how well they describe the
+    // camera; the judge's own words ("telephoto", "focal") are not the question's, so they stay out.
+    expect(plan!.restriction).toBe('long lenses');
+  });
+});
+
+describe('requirementWords', () => {
+  it("takes the question's words that share a stem with the requirement, acronyms and capitals too", () => {
+    expect(
+      requirementWords(
+        'Which DJ or audio editing applications use the sound stretching library?',
+        'a DJ or audio editing application',
+      ),
+    ).toBe('DJ audio editing applications');
+    expect(requirementWords('small C compilers, neither GCC nor Clang', 'a non-GCC C compiler')).toBe(
+      'C compilers GCC',
+    );
+    expect(requirementWords('Which video players play it?', 'part of busybox')).toBeUndefined();
   });
 });
 

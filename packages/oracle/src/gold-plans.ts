@@ -274,6 +274,31 @@ export function questionRestriction(question: string, mentions: readonly string[
     .trim();
 }
 
+/** Letters-and-digits words, with their case. */
+const wordsOf = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** The same word, or the same stem: a shared start of 4 letters at least, all but 3 of the shorter word. */
+function sameStem(a: string, b: string): boolean {
+  if (a === b) return true;
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  return prefix >= 4 && prefix >= Math.min(a.length, b.length) - 3;
+}
+
+/**
+ * The question's words, in its order, that the judge's wording of the requirement also has (by
+ * stem; the requirement's words of 4 letters or more, or written with a capital or a digit, as "C"
+ * and "DJ"): the part of the question a model would read as the answer's requirement, never a word
+ * the question does not write. Undefined when none is shared.
+ */
+export function requirementWords(question: string, requirement: string): string | undefined {
+  const wanted = wordsOf(requirement)
+    .filter((w) => w.length >= 4 || /[\p{Lu}\p{N}]/u.test(w))
+    .map((w) => w.toLowerCase());
+  const kept = wordsOf(question).filter((w) => wanted.some((r) => sameStem(w.toLowerCase(), r)));
+  return kept.length > 0 ? kept.join(' ') : undefined;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -313,6 +338,11 @@ export interface GoldPlan {
  * question — the question without its anchor mentions and the descriptions that stand for anchors
  * (`meta.anchor_descriptions`) (`restriction: 'question'`); `'annotation'`
  * takes the judge's wording of the textual requirement instead (words the question may not have).
+ * A question that paraphrases an anchor ("the packagers of the scripture software library" for "the
+ * team packaging CrossWire's SWORD Bible software") cannot have it cut out, and left in, its words
+ * rank the answers by how well they describe the anchor; there the restriction is the question's
+ * words that the judge's requirement also has (`requirementWords`), as a model that knows which node
+ * the paraphrase means would write it, in the question's own words.
  */
 export async function resolveGoldPlans(
   annotations: readonly GoldAnnotation[],
@@ -329,13 +359,21 @@ export async function resolveGoldPlans(
   const byId = new Map(nodes.flatMap((node) => (node ? [[node.id, node] as const] : [])));
   const plans: GoldPlan[] = [];
   for (const annotation of annotations) {
+    // An anchor the question describes in words of its own, neither by a name nor by the annotated
+    // description: it cannot be cut out of the question.
+    let paraphrased = false;
     const anchors = annotation.anchors.flatMap((id, i) => {
       const node = byId.get(id);
       if (!node) return [];
-      const mention =
-        mentionIn(annotation.question, [annotation.anchorNames?.[i], node.name, ...(node.aliases ?? [])]) ??
-        node.name;
-      return [{ id, name: node.name, type: node.type, mention }];
+      const named = mentionIn(annotation.question, [
+        annotation.anchorNames?.[i],
+        node.name,
+        ...(node.aliases ?? []),
+      ]);
+      const description = annotation.anchorDescriptions?.[i];
+      if (named === undefined && description !== undefined && !mentionIn(annotation.question, [description]))
+        paraphrased = true;
+      return [{ id, name: node.name, type: node.type, mention: named ?? node.name }];
     });
     const answers = options.answers.get(annotation.queryId) ?? [];
     const counts = new Map<string, number>();
@@ -362,15 +400,17 @@ export async function resolveGoldPlans(
       restriction:
         options.restriction === 'annotation'
           ? annotation.restriction
-          : questionRestriction(annotation.question, [
-              ...anchors.map((a) => a.mention),
-              // A model that knows which node a description means reads the rest of the question
-              // as the answer's requirement, as it does around a name.
-              ...annotation.anchors.flatMap((id, i) => {
-                const description = annotation.anchorDescriptions?.[i];
-                return byId.has(id) && description !== undefined ? [description] : [];
-              }),
-            ]),
+          : paraphrased && requirementWords(annotation.question, annotation.restriction)
+            ? requirementWords(annotation.question, annotation.restriction)!
+            : questionRestriction(annotation.question, [
+                ...anchors.map((a) => a.mention),
+                // A model that knows which node a description means reads the rest of the question
+                // as the answer's requirement, as it does around a name.
+                ...annotation.anchors.flatMap((id, i) => {
+                  const description = annotation.anchorDescriptions?.[i];
+                  return byId.has(id) && description !== undefined ? [description] : [];
+                }),
+              ]),
     });
   }
   return plans;

@@ -10,6 +10,7 @@ export {
   questionRestriction,
   type RelationalPartData,
   readAnnotations,
+  requirementWords,
   resolveGoldPlans,
 } from './gold-plans.ts';
 export {
