@@ -29,6 +29,8 @@ export {
 } from './embedded/update-embedded-graph.ts';
 export { type ConnectionLease, ConnectionPool } from './embedded/connection-pool.ts';
 export { embeddedGraphBackend, embeddedGraphFolder } from './embedded/embedded-backend.ts';
+export { readAdjacencyFile, writeAdjacencyFile } from './csr-adjacency-file.ts';
+export { readNameIndexFile, writeNameIndexFile } from './name-index-file.ts';
 export {
   adjacencyFileName,
   EmbeddedGraphStore,

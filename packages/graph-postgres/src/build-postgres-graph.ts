@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { toWeftError, WeftError } from '@weft/kit';
@@ -161,11 +162,15 @@ export async function buildPostgresGraph(options: BuildPostgresGraphOptions): Pr
 
     options.onProgress?.('index', 0);
     for (const statement of indexDdl(building)) await sql.unsafe(statement);
-    await sql.unsafe(`INSERT INTO ${s}.meta (key, value) VALUES ($1, $2), ($3, $4)`, [
+    // `build` names this build: a reader keeps what it derives from the graph (the adjacency, the
+    // name index) on its own disk under this name, and a rebuild, being another, is never mistaken for it.
+    await sql.unsafe(`INSERT INTO ${s}.meta (key, value) VALUES ($1, $2), ($3, $4), ($5, $6)`, [
       'schema',
       JSON.stringify(options.schema),
       'counts',
       JSON.stringify({ nodes, edges, nodesByType, edgesByType }),
+      'build',
+      randomUUID(),
     ]);
     lap('index');
     if (building !== target) {

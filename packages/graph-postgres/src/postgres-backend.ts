@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { WeftError } from '@weft/kit';
 import type { GraphBackendV1 } from '@weft/spec';
 import { buildPostgresGraph, formatPostgresLocation } from './build-postgres-graph.ts';
@@ -34,6 +35,12 @@ export const postgresBackend: GraphBackendV1 = {
     };
   },
   open(location, options = {}) {
-    return PostgresGraphStore.open(location, options.readWrite ? { readWrite: true } : {});
+    return PostgresGraphStore.open(location, {
+      ...(options.readWrite ? { readWrite: true } : {}),
+      // The store directory keeps what each process would otherwise scan from the server again.
+      ...(options.baseDirectory !== undefined
+        ? { cacheDirectory: join(options.baseDirectory, 'graph') }
+        : {}),
+    });
   },
 };

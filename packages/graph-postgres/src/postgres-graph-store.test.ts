@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
 import { runGraphStoreSuite } from '@weft/conformance';
 import { WeftError } from '@weft/kit';
 import { toySkb } from '@weft/core/test';
@@ -107,6 +110,50 @@ describePostgres(`PostgreSQL graph store${skipNote}`, () => {
         await reader.close();
       }
     });
+  });
+
+  it('keeps the adjacency and the name index for the next process, under the build, which a rebuild changes', async () => {
+    const skb = toySkb();
+    const url = `${server!.url}?schema=kept`;
+    const cacheDirectory = await mkdtemp(join(os.tmpdir(), 'weft-pg-kept-'));
+    const neighboursOf = async (store: PostgresGraphStore) =>
+      (await store.doNeighbors({ seeds: ['b:nikon'], direction: 'both' }))
+        .map((n) => `${n.edgeType}:${n.direction}:${n.node}`)
+        .sort();
+    try {
+      await buildPostgresGraph({ url, schema: skb.schema, nodes: skb.nodes, edges: skb.edges });
+      const first = await PostgresGraphStore.open(url, { cacheDirectory });
+      const scanned = await neighboursOf(first);
+      const named = await first.doLookup(['Nikon', 'nikkor'], { limit: 3 });
+      expect(first.adjacencyInfo?.source).toBe('engine');
+      await first.close();
+      expect((await readdir(cacheDirectory)).sort()).toEqual(['adjacency.weft-csr', 'names.weft-names']);
+
+      const second = await PostgresGraphStore.open(url, { cacheDirectory });
+      try {
+        expect(await neighboursOf(second)).toEqual(scanned);
+        expect(second.adjacencyInfo?.source).toBe('file');
+        expect(await second.doLookup(['Nikon', 'nikkor'], { limit: 3 })).toEqual(named);
+      } finally {
+        await second.close();
+      }
+
+      // Rebuilt without Nikon's lenses: the kept files are of another build and are not read.
+      const fewer = skb.edges.filter(
+        (e) => !(e.type === 'made_by' && e.dst === 'b:nikon' && e.src !== 'p:d850'),
+      );
+      await buildPostgresGraph({ url, schema: skb.schema, nodes: skb.nodes, edges: fewer });
+      const third = await PostgresGraphStore.open(url, { cacheDirectory });
+      try {
+        const rescanned = await neighboursOf(third);
+        expect(third.adjacencyInfo?.source).toBe('engine');
+        expect(rescanned.length).toBeLessThan(scanned.length);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      await rm(cacheDirectory, { recursive: true, force: true });
+    }
   });
 
   it('postgresBackend needs a server URL, and stores the location without the password', async () => {

@@ -1,5 +1,19 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type AdjacencyStatements,
+  adjacencyFileName,
+  CsrAdjacency,
+  degreeSummary,
+  NameIndex,
+  NodeCache,
+  nameIndexFileName,
+  readAdjacencyFile,
+  readNameIndexFile,
+  writeAdjacencyFile,
+  writeNameIndexFile,
+} from '@weft/graph-kit';
 import { toWeftError, WeftError } from '@weft/kit';
-import { type AdjacencyStatements, CsrAdjacency, degreeSummary, NameIndex, NodeCache } from '@weft/graph-kit';
 import type {
   CypherResult,
   GraphLookupOptions,
@@ -26,6 +40,13 @@ export interface PostgresGraphStoreOptions {
   readonly adjacency?: 'lazy' | 'open';
   /** Nodes kept by `doGetNodes` between calls (default 10,000; 0 = no cache). */
   readonly nodeCacheSize?: number;
+  /**
+   * A local folder where the adjacency and the name index, once loaded from the tables, are kept for
+   * the next process (a later open reads them instead of scanning the graph: seconds at 10^7 edges).
+   * They are kept under the graph's build name (`meta.build`), so a rebuilt graph is scanned again;
+   * a graph built before builds were named is always scanned. Absent: nothing is kept.
+   */
+  readonly cacheDirectory?: string;
 }
 
 const idBatch = 10_000;
@@ -52,6 +73,14 @@ export class PostgresGraphStore implements GraphStoreV1 {
   private readonly nodeCache: NodeCache;
   private stats: Promise<GraphStats> | undefined;
   private closed = false;
+  /** `meta.build` of the graph, when its builder named it. */
+  private build: string | undefined;
+  private adjacencyLoad: { milliseconds: number; source: 'file' | 'engine' } | undefined;
+  private adjacencySaved: Promise<boolean> | undefined;
+  private namesSaved: Promise<boolean> | undefined;
+  /** Whether the saved name index holds the trigram postings (undefined: none saved or read yet). */
+  private namesSavedWithGrams: boolean | undefined;
+  private readonly cacheDirectory: string | undefined;
 
   private constructor(url: string, schema: string, sql: postgres.Sql, options: PostgresGraphStoreOptions) {
     this.url = url;
@@ -60,6 +89,7 @@ export class PostgresGraphStore implements GraphStoreV1 {
     const s = quoteIdentifier(schema);
     this.table = { nodes: `${s}.nodes`, edges: `${s}.edges`, meta: `${s}.meta` };
     this.nodeCache = new NodeCache(options.nodeCacheSize ?? 10_000);
+    this.cacheDirectory = options.cacheDirectory;
   }
 
   /** Opens the graph at `location`: `postgres://user@host:port/database?schema=<schema>`. */
@@ -81,11 +111,16 @@ export class PostgresGraphStore implements GraphStoreV1 {
     });
     const store = new PostgresGraphStore(parsed.url, parsed.schema, sql, options);
     try {
-      const rows = await sql.unsafe(`SELECT value FROM ${store.table.meta} WHERE key = 'schema'`);
-      const value = rows[0]?.value;
+      const rows = await sql.unsafe(
+        `SELECT key, value FROM ${store.table.meta} WHERE key IN ('schema', 'build')`,
+      );
+      const meta = new Map(rows.map((row) => [row.key as string, row.value as unknown]));
+      const value = meta.get('schema');
       if (typeof value !== 'string')
         throw new WeftError({ code: 'WEFT_STORE_FAILED', message: `${location} holds no Weft schema` });
       store.schema = JSON.parse(value) as SkbSchema;
+      const build = meta.get('build');
+      if (typeof build === 'string' && build !== '') store.build = build;
       if (options.adjacency === 'open') await store.loadAdjacency();
     } catch (error) {
       await store.close();
@@ -110,23 +145,22 @@ export class PostgresGraphStore implements GraphStoreV1 {
     }
   }
 
-  /** The in-memory adjacency, loaded once from the tables (node offsets = `nodes.off`). */
+  /**
+   * The in-memory adjacency, loaded once: from the file an earlier process kept for this build
+   * (`cacheDirectory`), else from the tables (node offsets = `nodes.off`), then kept.
+   */
   loadAdjacency(): Promise<CsrAdjacency> {
     this.adjacency ??= (async () => {
-      const statements: AdjacencyStatements = {
-        nodes: `SELECT type, array_agg(off ORDER BY off) AS offsets, array_agg(id ORDER BY off) AS ids FROM ${this.table.nodes} GROUP BY type`,
-        // Chunked by source range: one row per (type, 65,536 sources), never one giant array.
-        edges: `SELECT type, array_agg(src::float8 * $1::float8 + dst) AS packed FROM ${this.table.edges} GROUP BY type, src >> 16`,
-      };
-      const adjacency = await CsrAdjacency.load(
-        async (statement, params, onRow) => {
-          const rows = await this.query(statement, statement.includes('$1') ? [params.size ?? 1] : []);
-          for (const row of rows) onRow(row as Record<string, unknown>);
-        },
-        this.schema!.nodeTypes.map((t) => t.name),
-        this.schema!.edgeTypes.map((t) => t.name),
-        statements,
-      );
+      const started = performance.now();
+      const saved = this.kept(adjacencyFileName);
+      let adjacency = saved ? await readAdjacencyFile(saved.path, saved.stamp) : undefined;
+      this.adjacencyLoad = { milliseconds: 0, source: adjacency ? 'file' : 'engine' };
+      adjacency ??= await this.scanAdjacency();
+      if (saved && this.adjacencyLoad.source === 'engine')
+        this.adjacencySaved = this.keep(saved.path, (path) =>
+          writeAdjacencyFile(path, adjacency, saved.stamp),
+        );
+      this.adjacencyLoad.milliseconds = performance.now() - started;
       this.loadedAdjacency = adjacency;
       return adjacency;
     })();
@@ -134,6 +168,41 @@ export class PostgresGraphStore implements GraphStoreV1 {
       this.adjacency = undefined;
     });
     return this.adjacency;
+  }
+
+  /** Load time and source of the adjacency, once loaded (for benchmarks and diagnostics). */
+  get adjacencyInfo(): { milliseconds: number; source: 'file' | 'engine' } | undefined {
+    return this.adjacencyLoad && this.loadedAdjacency ? { ...this.adjacencyLoad } : undefined;
+  }
+
+  /** Where a derived structure of this build is kept, and the stamp it is kept under; none without both. */
+  private kept(file: string): { path: string; stamp: string } | undefined {
+    if (this.cacheDirectory === undefined || this.build === undefined) return undefined;
+    return { path: join(this.cacheDirectory, file), stamp: `postgres:${this.schemaName}:${this.build}` };
+  }
+
+  /** Writes a derived structure; a folder that cannot be written (read-only media) just goes without. */
+  private keep(path: string, write: (path: string) => Promise<boolean>): Promise<boolean> {
+    return mkdir(this.cacheDirectory!, { recursive: true })
+      .then(() => write(path))
+      .catch(() => false);
+  }
+
+  private scanAdjacency(): Promise<CsrAdjacency> {
+    const statements: AdjacencyStatements = {
+      nodes: `SELECT type, array_agg(off ORDER BY off) AS offsets, array_agg(id ORDER BY off) AS ids FROM ${this.table.nodes} GROUP BY type`,
+      // Chunked by source range: one row per (type, 65,536 sources), never one giant array.
+      edges: `SELECT type, array_agg(src::float8 * $1::float8 + dst) AS packed FROM ${this.table.edges} GROUP BY type, src >> 16`,
+    };
+    return CsrAdjacency.load(
+      async (statement, params, onRow) => {
+        const rows = await this.query(statement, statement.includes('$1') ? [params.size ?? 1] : []);
+        for (const row of rows) onRow(row as Record<string, unknown>);
+      },
+      this.schema!.nodeTypes.map((t) => t.name),
+      this.schema!.edgeTypes.map((t) => t.name),
+      statements,
+    );
   }
 
   async doGetSchema(): Promise<SkbSchema> {
@@ -184,6 +253,12 @@ export class PostgresGraphStore implements GraphStoreV1 {
 
   private nameIndex(): Promise<NameIndex> {
     this.names ??= (async () => {
+      const saved = this.kept(nameIndexFileName);
+      const read = saved ? await readNameIndexFile(saved.path, saved.stamp) : undefined;
+      if (read) {
+        this.namesSavedWithGrams = read.gramsBuilt;
+        return read;
+      }
       const index = new NameIndex();
       await this.sql
         .unsafe(`SELECT id, type, name, aliases FROM ${this.table.nodes} ORDER BY type, off`)
@@ -216,7 +291,25 @@ export class PostgresGraphStore implements GraphStoreV1 {
       fuzzy: options.fuzzy !== false,
       ...(options.nodeTypes ? { nodeTypes: options.nodeTypes } : {}),
     };
-    return names.map((name) => index.lookup(name, lookup));
+    const matches = names.map((name) => index.lookup(name, lookup));
+    this.saveNameIndex(index);
+    return matches;
+  }
+
+  /**
+   * Keeps the name index once it is built, and again once a fuzzy look-up has built its trigram
+   * postings (the slower half), so the next process gets both.
+   */
+  private saveNameIndex(index: NameIndex): void {
+    const saved = this.kept(nameIndexFileName);
+    if (!saved) return;
+    if (this.namesSavedWithGrams === true || (this.namesSavedWithGrams === false && !index.gramsBuilt))
+      return;
+    this.namesSavedWithGrams = index.gramsBuilt;
+    const previous = this.namesSaved ?? Promise.resolve(false);
+    this.namesSaved = previous.then(() =>
+      this.keep(saved.path, (path) => writeNameIndexFile(path, index, saved.stamp)),
+    );
   }
 
   async doCypher(): Promise<CypherResult> {
@@ -268,6 +361,7 @@ export class PostgresGraphStore implements GraphStoreV1 {
     if (this.closed) return;
     this.closed = true;
     this.nodeCache.clear();
+    await Promise.all([this.adjacencySaved, this.namesSaved]);
     await this.sql.end({ timeout: 5 });
   }
 }

@@ -82,7 +82,8 @@ export interface GraphBackendV1 {
   build(input: GraphBuildInput): Promise<GraphBuildResult>;
   /**
    * Opens a graph built by `build`. `location` is the build's `location`; an embedded backend
-   * resolves a relative one against `baseDirectory` (the store directory).
+   * resolves a relative one against `baseDirectory` (the store directory), and a server backend may
+   * keep there what it loads from the server, for the next process (`@weft/graph-postgres`: `graph/`).
    */
   open(
     location: string,
