@@ -375,6 +375,8 @@ export async function resolveGoldPlans(
         paraphrased = true;
       return [{ id, name: node.name, type: node.type, mention: named ?? node.name }];
     });
+    // What a model reads as the requirement of a question that paraphrases an anchor (see above).
+    const ownWords = paraphrased ? requirementWords(annotation.question, annotation.restriction) : undefined;
     const answers = options.answers.get(annotation.queryId) ?? [];
     const counts = new Map<string, number>();
     for (const id of answers) {
@@ -400,17 +402,16 @@ export async function resolveGoldPlans(
       restriction:
         options.restriction === 'annotation'
           ? annotation.restriction
-          : paraphrased && requirementWords(annotation.question, annotation.restriction)
-            ? requirementWords(annotation.question, annotation.restriction)!
-            : questionRestriction(annotation.question, [
-                ...anchors.map((a) => a.mention),
-                // A model that knows which node a description means reads the rest of the question
-                // as the answer's requirement, as it does around a name.
-                ...annotation.anchors.flatMap((id, i) => {
-                  const description = annotation.anchorDescriptions?.[i];
-                  return byId.has(id) && description !== undefined ? [description] : [];
-                }),
-              ]),
+          : (ownWords ??
+            questionRestriction(annotation.question, [
+              ...anchors.map((a) => a.mention),
+              // A model that knows which node a description means reads the rest of the question
+              // as the answer's requirement, as it does around a name.
+              ...annotation.anchors.flatMap((id, i) => {
+                const description = annotation.anchorDescriptions?.[i];
+                return byId.has(id) && description !== undefined ? [description] : [];
+              }),
+            ])),
     });
   }
   return plans;
