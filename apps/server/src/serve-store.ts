@@ -1,4 +1,4 @@
-import { createStackRegistry, type StackCreateOptions, type StackRegistry } from '@weft/stacks';
+import { createStackRegistry, type StackCreateOptions, type StackRegistry } from '@weft/stacks/registry';
 import { applyChanges, type OpenedStore, type OpenStoreOptions, staleArtifactsWarning } from '@weft/store';
 import type { ApiKeys } from './api-keys.ts';
 import type { AssetSource } from './asset-source.ts';

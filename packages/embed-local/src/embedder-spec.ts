@@ -1,6 +1,7 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import { importOptionalProvider, parseProviderSpec, WeftError } from '@weft/kit';
 import { LocalEmbeddingModel } from './local-embedding-model.ts';
+import { openLocalEmbeddingModel } from './query-embedding-model.ts';
 
 /** An optional provider package, resolved from this package (where it is a dependency). */
 const loadProvider = <T>(name: string) => importOptionalProvider<T>(name, 'this embedder', (n) => import(n));
@@ -32,6 +33,11 @@ export function parseEmbedderSpec(spec: string): EmbedderSpec {
 export interface CreateEmbeddingModelOptions {
   /** Where the fitted local embedder lives (for `local`). */
   readonly localDirectory?: string;
+  /**
+   * For `local`: the dimensions the caller expects. When given, the model is read from
+   * `localDirectory` at its first embedding call, not now (see `openLocalEmbeddingModel`).
+   */
+  readonly localDimensions?: number;
   /** Environment for API keys and base URLs; `process.env` by default. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -54,7 +60,9 @@ export async function createEmbeddingModel(
           message: 'the local embedder is fitted at ingest; no fitted model directory was given',
         });
       }
-      return LocalEmbeddingModel.load(options.localDirectory);
+      return options.localDimensions === undefined
+        ? LocalEmbeddingModel.load(options.localDirectory)
+        : openLocalEmbeddingModel(options.localDirectory, options.localDimensions);
     case 'openai': {
       const { createOpenAI } = await loadProvider<typeof import('@ai-sdk/openai')>('@ai-sdk/openai');
       return createOpenAI({

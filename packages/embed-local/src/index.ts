@@ -12,6 +12,7 @@ export {
   type LocalEmbedderOptions,
   LocalEmbeddingModel,
 } from './local-embedding-model.ts';
+export { openLocalEmbeddingModel } from './query-embedding-model.ts';
 export { projectSparse } from './project-sparse.ts';
 export { type TextFeatureOptions, textFeatures } from './text-features.ts';
 export {

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { toySkb } from '@weft/core/test';
 import { cosineSimilarity, embed, embedMany } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalEmbeddingModel } from './local-embedding-model.ts';
+import { openLocalEmbeddingModel } from './query-embedding-model.ts';
 
 const documents = toySkb().nodes.map((n) => [n.name, ...(n.aliases ?? []), n.text].join(' ; '));
 const options = { dimensions: 8, minDocumentFrequency: 1 };
@@ -69,6 +70,42 @@ describe('LocalEmbeddingModel', () => {
     });
     await expect(
       LocalEmbeddingModel.load(path.join(os.tmpdir(), 'weft-no-such-embedder')),
+    ).rejects.toMatchObject({ code: 'WEFT_NOT_FOUND' });
+  });
+
+  it('opened for later, reads the saved model at the first embedding call and embeds as it does', async () => {
+    const a = await LocalEmbeddingModel.fit(() => documents, options);
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'weft-embed-'));
+    directories.push(directory);
+    await a.save(directory);
+    const deferred = await openLocalEmbeddingModel(directory, 8);
+    expect(`${deferred.provider}:${deferred.modelId}`).toBe(`${a.provider}:${a.modelId}`);
+    const texts = [...documents, 'canon camera', 'telephoto zoom lens', '§§§', ''];
+    const { embeddings } = await embedMany({ model: deferred, values: texts });
+    expect(embeddings).toEqual(texts.map((text) => Array.from(a.embedOne(text))));
+
+    // Read at the first call: a file damaged after opening is what that call reports.
+    const damaged = await openLocalEmbeddingModel(directory, 8);
+    await writeFile(path.join(directory, 'local-embedder.json'), '{"format":"other"}');
+    await expect(embed({ model: damaged, value: 'canon' })).rejects.toMatchObject({
+      code: 'WEFT_UNSUPPORTED',
+    });
+    await a.save(directory);
+    const projection = path.join(directory, 'local-embedder.f32');
+    await truncate(projection, 12);
+    await expect(
+      embed({ model: await openLocalEmbeddingModel(directory, 8), value: 'canon' }),
+    ).rejects.toMatchObject({
+      code: 'WEFT_STORE_FAILED',
+    });
+    await a.save(directory);
+    const wrongSize = await openLocalEmbeddingModel(directory, 16);
+    expect(wrongSize.modelId).toBe('tfidf-lsa-16');
+    await expect(embed({ model: wrongSize, value: 'canon' })).rejects.toMatchObject({
+      code: 'WEFT_EMBEDDER_MISMATCH',
+    });
+    await expect(
+      openLocalEmbeddingModel(path.join(os.tmpdir(), 'weft-no-such-embedder'), 8),
     ).rejects.toMatchObject({ code: 'WEFT_NOT_FOUND' });
   });
 });

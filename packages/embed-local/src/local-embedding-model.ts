@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type {
@@ -78,7 +78,7 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
   readonly specificationVersion = 'v4';
   readonly provider = 'local';
   readonly modelId: string;
-  readonly maxEmbeddingsPerCall = 4096;
+  readonly maxEmbeddingsPerCall = maxEmbeddingsPerCall;
   readonly supportsParallelCalls = true;
   readonly dimensions: number;
   private readonly vectorizer: TfidfVectorizer;
@@ -95,7 +95,7 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
     this.vectorizer = vectorizer;
     this.projection = projection;
     this.dimensions = dimensions;
-    this.modelId = `tfidf-lsa-${dimensions}`;
+    this.modelId = localModelId(dimensions);
     this.fitInfo = fit;
   }
 
@@ -211,23 +211,12 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
 
   /** Loads a model written by `save` from `directory`. */
   static async load(directory: string): Promise<LocalEmbeddingModel> {
-    let state: PersistedState;
+    const state = await readSavedState(directory);
     let bytes: Buffer;
     try {
-      state = JSON.parse(await readFile(path.join(directory, stateFile), 'utf8')) as PersistedState;
       bytes = await readFile(path.join(directory, projectionFile));
     } catch (error) {
-      throw new WeftError({
-        code: 'WEFT_NOT_FOUND',
-        message: `no local embedder in ${directory}`,
-        cause: error,
-      });
-    }
-    if (state.format !== 'weft-local-embedder/1') {
-      throw new WeftError({
-        code: 'WEFT_UNSUPPORTED',
-        message: `unknown local embedder format ${String(state.format)}`,
-      });
+      throw notFound(directory, error);
     }
     const vectorizer = new TfidfVectorizer(state.tfidf);
     const projection = sharedFloats(bytes.byteLength / 4);
@@ -279,21 +268,75 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
   }
 
   async doEmbed(options: EmbeddingModelV4CallOptions): Promise<EmbeddingModelV4Result> {
-    const warnings: SharedV4Warning[] = [];
-    if (options.dimensions !== undefined && options.dimensions !== this.dimensions) {
-      warnings.push({
-        type: 'unsupported',
-        feature: 'dimensions',
-        details: `this model always returns ${this.dimensions}`,
-      });
-    }
-    const embeddings: number[][] = [];
-    for (const value of options.values) {
-      if (options.abortSignal?.aborted)
-        throw new WeftError({ code: 'WEFT_ABORTED', message: 'embedding aborted' });
-      embeddings.push(Array.from(this.embedOne(value)));
-    }
-    return { embeddings, warnings };
+    return embedValues(options, this.dimensions, (text) => this.embedOne(text));
+  }
+}
+
+/** `doEmbed` of a local model whose embedding of one text is `embedOne`. */
+export function embedValues(
+  options: EmbeddingModelV4CallOptions,
+  dimensions: number,
+  embedOne: (text: string) => Float32Array,
+): EmbeddingModelV4Result {
+  const warnings: SharedV4Warning[] = [];
+  if (options.dimensions !== undefined && options.dimensions !== dimensions) {
+    warnings.push({
+      type: 'unsupported',
+      feature: 'dimensions',
+      details: `this model always returns ${dimensions}`,
+    });
+  }
+  const embeddings: number[][] = [];
+  for (const value of options.values) {
+    if (options.abortSignal?.aborted)
+      throw new WeftError({ code: 'WEFT_ABORTED', message: 'embedding aborted' });
+    embeddings.push(Array.from(embedOne(value)));
+  }
+  return { embeddings, warnings };
+}
+
+export const maxEmbeddingsPerCall = 4096;
+
+/** The model id of a local embedder of `dimensions` (a store's manifest records it). */
+export function localModelId(dimensions: number): string {
+  return `tfidf-lsa-${dimensions}`;
+}
+
+function notFound(directory: string, cause: unknown): WeftError {
+  return new WeftError({ code: 'WEFT_NOT_FOUND', message: `no local embedder in ${directory}`, cause });
+}
+
+/** The saved model's files in `directory`: its state (JSON) and its projection (float32). */
+export function savedModelFiles(directory: string): { readonly state: string; readonly projection: string } {
+  return { state: path.join(directory, stateFile), projection: path.join(directory, projectionFile) };
+}
+
+/** The state `save` wrote in `directory`, its format checked. */
+export async function readSavedState(directory: string): Promise<PersistedState> {
+  let state: PersistedState;
+  try {
+    state = JSON.parse(await readFile(path.join(directory, stateFile), 'utf8')) as PersistedState;
+  } catch (error) {
+    throw notFound(directory, error);
+  }
+  if (state.format !== 'weft-local-embedder/1') {
+    throw new WeftError({
+      code: 'WEFT_UNSUPPORTED',
+      message: `unknown local embedder format ${String(state.format)}`,
+    });
+  }
+  return state;
+}
+
+/** That `save` wrote both files in `directory`, without reading them. */
+export async function assertSavedModel(directory: string): Promise<void> {
+  try {
+    await Promise.all([
+      access(path.join(directory, stateFile)),
+      access(path.join(directory, projectionFile)),
+    ]);
+  } catch (error) {
+    throw notFound(directory, error);
   }
 }
 

@@ -1,6 +1,7 @@
 import { reciprocalRankFusion, WeftError } from '@weft/kit';
 import { TextSearchTraverser, VectorSearchTraverser } from '@weft/traverser-text';
 import type { StackEntry, StackStore } from './stack-registry.ts';
+import { builtinStackDescriptions } from './stack-descriptions.ts';
 
 function requireVectors(store: StackStore, stack: string): void {
   if (!store.context.vector || !store.context.embeddingModel) {
@@ -15,7 +16,7 @@ function requireVectors(store: StackStore, stack: string): void {
 export const baselineStacks: readonly StackEntry[] = [
   {
     name: 'bm25',
-    description: 'BM25 over the documents (name, aliases, text) of the target types',
+    description: builtinStackDescriptions['bm25'],
     create: (store) => ({
       name: 'bm25',
       context: store.context,
@@ -24,8 +25,7 @@ export const baselineStacks: readonly StackEntry[] = [
   },
   {
     name: 'bm25-rel',
-    description:
-      'relation-aware BM25: one field of each node’s document plus its neighbours’ names by relation; no training',
+    description: builtinStackDescriptions['bm25-rel'],
     create: (store) => ({
       name: 'bm25-rel',
       context: store.context,
@@ -34,7 +34,7 @@ export const baselineStacks: readonly StackEntry[] = [
   },
   {
     name: 'vector',
-    description: "cosine similarity of the store's embeddings of the target types",
+    description: builtinStackDescriptions['vector'],
     create: (store) => {
       requireVectors(store, 'vector');
       return {
@@ -46,7 +46,7 @@ export const baselineStacks: readonly StackEntry[] = [
   },
   {
     name: 'hybrid-rrf',
-    description: 'reciprocal rank fusion (k = 60) of bm25 and vector',
+    description: builtinStackDescriptions['hybrid-rrf'],
     create: (store) => {
       requireVectors(store, 'hybrid-rrf');
       return {

@@ -16,6 +16,7 @@ import {
 import type { RetrievalContext, TrainingStepV1, TrainOptionsV1 } from '@weft/spec';
 import { FieldTraverser } from '@weft/traverser-fields';
 import type { StackEntry } from './stack-registry.ts';
+import { builtinStackDescriptions } from './stack-descriptions.ts';
 
 const name = 'default';
 /**
@@ -207,8 +208,7 @@ export const defaultTraining: TrainingStepV1 = {
  */
 export const defaultStack: StackEntry = {
   name,
-  description:
-    'relation-aware BM25 fields + dense + adjacency to named and described nodes, query-adaptive linear ranker; no LLM (trainable)',
+  description: builtinStackDescriptions['default'],
   create: (store) =>
     definition(
       store.context,

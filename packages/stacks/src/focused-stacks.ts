@@ -5,6 +5,7 @@ import type { TraverserV1 } from '@weft/spec';
 import { FocusedTraverser } from '@weft/traverser-focused';
 import { llmWhenOf, withModel } from './llm-options.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
+import { builtinStackDescriptions } from './stack-descriptions.ts';
 
 /**
  * FocusedRetriever: the question becomes constraints (variables and triplets) grounded on the
@@ -24,8 +25,7 @@ import { type StackEntry, stageTimeout } from './stack-registry.ts';
 
 export const focusedOfflineStack: StackEntry = {
   name: 'focused-offline',
-  description:
-    "FocusedRetriever's pipeline offline: schema planner, constraint grounding with growing anchor candidates, text fill; no LLM",
+  description: builtinStackDescriptions['focused-offline'],
   create: (store) => ({
     name: 'focused-offline',
     context: store.context,
@@ -37,8 +37,7 @@ export const focusedOfflineStack: StackEntry = {
 
 export const focusedStack: StackEntry = {
   name: 'focused',
-  description:
-    'FocusedRetriever: the LLM writes Cypher (read-only, parsed and grounded, never run), constraint grounding, listwise LLM reranker; offline without a model',
+  description: builtinStackDescriptions['focused'],
   create: (store, options) => ({
     name: 'focused',
     context: withModel(store, options),

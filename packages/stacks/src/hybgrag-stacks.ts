@@ -15,6 +15,7 @@ import { BankTraverser } from '@weft/traverser-bank';
 import { defaultTraining, lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 import { withModel } from './llm-options.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
+import { builtinStackDescriptions } from './stack-descriptions.ts';
 
 /**
  * HybGRAG: a router picks the retrieval module (text, hybrid, graph) and the relations to follow,
@@ -101,8 +102,7 @@ const hybgragTraining: TrainingStepV1 = {
 
 export const hybgragOfflineStack: StackEntry = {
   name: 'hybgrag-offline',
-  description:
-    "HybGRAG without an LLM: router on the lexical planner's anchors and relations, retriever bank (text / ego-graph intersection), rule-based critic, ≤ 4 rounds",
+  description: builtinStackDescriptions['hybgrag-offline'],
   create: (store) => hybgragOffline(store.context),
   // It learns nothing of its own: what it reads is the default stack's lexical planner.
   training: [defaultTraining],
@@ -110,8 +110,7 @@ export const hybgragOfflineStack: StackEntry = {
 
 export const hybgragStack: StackEntry = {
   name: 'hybgrag',
-  description:
-    'HybGRAG: LLM router (few-shot from train), retriever bank, LLM critic (validator + commentor), ≤ 4 rounds, ≤ 14 calls; offline without a model',
+  description: builtinStackDescriptions['hybgrag'],
   create: (store, options) => ({
     name: 'hybgrag',
     context: withModel(store, options),

@@ -1,5 +1,5 @@
+export * from './registry.ts';
 export { baselineStacks } from './baseline-stacks.ts';
-export { builtinStacks, createStack, createStackRegistry } from './builtin-stacks.ts';
 export { defaultStack, defaultTraining, lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 export { focusedOfflineStack, focusedStack, focusedStacks } from './focused-stacks.ts';
 export { hybgragOfflineStack, hybgragStack, hybgragStacks } from './hybgrag-stacks.ts';
@@ -8,14 +8,6 @@ export { mixragOfflineStack, mixragStack, mixragStacks } from './mixrag-stacks.t
 export { morOfflineStack, morStack, morStacks } from './mor-stacks.ts';
 export { schemaPlannerRef, schemaPlannerTraining } from './planner-schema-training.ts';
 export { pprStack } from './ppr-stack.ts';
-export {
-  type StackCreateOptions,
-  type StackEntry,
-  StackRegistry,
-  type StackStore,
-  stageTimeout,
-  type TrainingSet,
-} from './stack-registry.ts';
 export {
   type TrainedStep,
   type TrainStacksOptions,

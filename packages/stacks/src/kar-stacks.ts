@@ -6,6 +6,7 @@ import { TextSearchTraverser, VectorSearchTraverser } from '@weft/traverser-text
 import { defaultTraining, sharedLexicalPlanner } from './default-stack.ts';
 import { withModel } from './llm-options.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
+import { builtinStackDescriptions } from './stack-descriptions.ts';
 
 /**
  * KAR (knowledge-aware query expansion): the question is expanded with what the KB says about the
@@ -32,8 +33,7 @@ function finalRetrieval(
 
 export const karOfflineStack: StackEntry = {
   name: 'kar-offline',
-  description:
-    "KAR without an LLM: linked entities' neighbours filtered by their documents' similarity to the question, expansion composed from them (weighted), BM25",
+  description: builtinStackDescriptions['kar-offline'],
   create: (store) => ({
     name: 'kar-offline',
     context: store.context,
@@ -48,8 +48,7 @@ export const karOfflineStack: StackEntry = {
 
 export const karStack: StackEntry = {
   name: 'kar',
-  description:
-    'KAR: the LLM writes 3 expansions from the question and filtered document triples (one call), BM25 + dense over the expanded question; offline without a model',
+  description: builtinStackDescriptions['kar'],
   create: (store, options) => {
     const context = withModel(store, options);
     return {

@@ -30,7 +30,7 @@ describe('the MixRAG and PPR stacks', () => {
       { id: 'c', query: 'lens with EF mount made by Canon', answers: ['p:ef'], split: 'val' as const },
       { id: 'd', query: 'Nikon entry level DSLR', answers: ['p:d3500'], split: 'val' as const },
     ];
-    const [step] = createStackRegistry().get('mixrag-offline').training!;
+    const [step] = (await createStackRegistry().entry('mixrag-offline')).training!;
     const report = await step!.doTrain({
       context: { ...context, artifacts },
       sets: [

@@ -8,6 +8,7 @@ import {
 } from '@weft/traverser-mixrag';
 import { lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 import type { StackCreateOptions, StackEntry, StackStore } from './stack-registry.ts';
+import { builtinStackDescriptions } from './stack-descriptions.ts';
 
 /**
  * MixRAG: entity, relation (verbalised triples) and subgraph (prize-collecting Steiner tree)
@@ -74,7 +75,7 @@ const mixragTraining: TrainingStepV1 = {
   },
 };
 
-function mixtureStack(name: string, llm: boolean): StackEntry {
+function mixtureStack(name: 'mixrag-offline' | 'mixrag', llm: boolean): StackEntry {
   const build = (store: StackStore, options: StackCreateOptions) => ({
     name,
     context: {
@@ -87,9 +88,7 @@ function mixtureStack(name: string, llm: boolean): StackEntry {
   });
   return {
     name,
-    description: llm
-      ? 'MixRAG with an LLM gate: the model weighs the entity, relation and subgraph experts per query (learned gate without a model)'
-      : 'MixRAG offline: entity, relation (verbalised triples) and subgraph (prize-collecting Steiner tree) experts, mixed by a learned query gate; no LLM (trainable)',
+    description: builtinStackDescriptions[name],
     create: build,
     ...(llm ? {} : { training: [mixragTraining] }),
   };

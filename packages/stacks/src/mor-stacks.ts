@@ -19,6 +19,7 @@ import { MorTraverser } from '@weft/traverser-mor';
 import { llmWhenOf, withModel } from './llm-options.ts';
 import { schemaPlannerRef, schemaPlannerTraining } from './planner-schema-training.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
+import { builtinStackDescriptions } from './stack-descriptions.ts';
 
 /**
  * MoR (Mixture of Structural-and-Textual Retrieval): a planner picks typed reasoning paths, mixed
@@ -172,8 +173,7 @@ const morTraining: TrainingStepV1 = {
 
 export const morOfflineStack: StackEntry = {
   name: 'mor-offline',
-  description:
-    "MoR's pipeline offline: schema planner, mixed traversal (paths intersected, union fallback), trajectory reranker; no LLM",
+  description: builtinStackDescriptions['mor-offline'],
   create: (store) =>
     mixedDefinition(
       'mor-offline',
@@ -187,8 +187,7 @@ export const morOfflineStack: StackEntry = {
 
 export const morStack: StackEntry = {
   name: 'mor',
-  description:
-    'MoR with an LLM planner: typed reasoning paths grounded on the schema, asked only when the offline planner is unsure (--llm-when); mixed traversal, trajectory reranker; offline without a model',
+  description: builtinStackDescriptions['mor'],
   create: (store, options) =>
     mixedDefinition(
       'mor',

@@ -3,6 +3,7 @@ import { PprTraverser } from '@weft/traverser-ppr';
 import { TextSearchTraverser } from '@weft/traverser-text';
 import { sharedLexicalPlanner } from './default-stack.ts';
 import type { StackEntry } from './stack-registry.ts';
+import { builtinStackDescriptions } from './stack-descriptions.ts';
 
 /**
  * The walk ranks a neighbourhood, not a question's wording: on their own, walk probabilities put the
@@ -19,8 +20,7 @@ import type { StackEntry } from './stack-registry.ts';
  */
 export const pprStack: StackEntry = {
   name: 'ppr',
-  description:
-    'Personalized PageRank from the named nodes and the best text matches (push, bounded on hubs), text-rescored and fused with BM25 (counted twice); no LLM',
+  description: builtinStackDescriptions['ppr'],
   create: (store) => ({
     name: 'ppr',
     context: store.context,

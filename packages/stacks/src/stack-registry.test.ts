@@ -4,8 +4,9 @@ import { InMemoryTextIndex, toySkb } from '@weft/core/test';
 import type { RetrieverV1 } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
 import { toyContext } from '@weft/core/test';
-import { createStack, createStackRegistry, StackRegistry } from './index.ts';
-import { stageTimeout } from './stack-registry.ts';
+import { createStack, createStackRegistry, morOfflineStack, StackRegistry, stackTrains } from './index.ts';
+import { TextSearchTraverser } from '@weft/traverser-text';
+import { type StackEntry, stageTimeout } from './stack-registry.ts';
 
 const store = { context: toyContext() };
 const buildStack = (name: string, on = store) => createStack(name, on);
@@ -108,6 +109,55 @@ describe('stack registry', () => {
     expect(() => registry.register({ name: 'Bad Name', description: 'x', create: () => fixed })).toThrow(
       /invalid stack name/,
     );
+  });
+});
+
+describe('deferred stacks', () => {
+  const fixedStack = (name: string, training?: StackEntry['training']): StackEntry => ({
+    name,
+    description: `the ${name} stack`,
+    create: (on) => ({ name, context: on.context, traversers: [new TextSearchTraverser({ name: 'bm25' })] }),
+    ...(training ? { training } : {}),
+  });
+
+  it('imports a stack when it is first built, once, and checks it against its listing', async () => {
+    let loads = 0;
+    const registry = new StackRegistry([
+      {
+        name: 'later',
+        description: 'listed now, loaded later',
+        trains: false,
+        load: async () => {
+          loads++;
+          return fixedStack('later');
+        },
+      },
+      { name: 'misnamed', description: 'x', trains: false, load: async () => fixedStack('other') },
+      { name: 'untrained', description: 'x', trains: true, load: async () => fixedStack('untrained') },
+    ]);
+    expect(registry.list().map((e) => [e.name, stackTrains(e)])).toEqual([
+      ['later', false],
+      ['misnamed', false],
+      ['untrained', true],
+    ]);
+    expect(loads).toBe(0);
+    expect((await registry.create('later', store)).name).toBe('later');
+    await registry.create('later', store);
+    expect((await registry.entry('later')).description).toBe('the later stack');
+    expect(loads).toBe(1);
+    await expect(registry.entry('misnamed')).rejects.toThrow(/loaded as "other"/);
+    await expect(registry.create('untrained', store)).rejects.toThrow(
+      /without training steps; its listing says with/,
+    );
+  });
+
+  it('lists every built-in stack as its module defines it', async () => {
+    const registry = createStackRegistry();
+    const entries = await registry.entries();
+    expect(entries.map((e) => [e.name, e.description, Boolean(e.training?.length)])).toEqual(
+      registry.list().map((e) => [e.name, e.description, stackTrains(e)]),
+    );
+    expect(entries).toContain(morOfflineStack);
   });
 });
 

@@ -132,7 +132,8 @@ describe('trainStacks', () => {
       stack('my-schema-stack', [schemaPlannerTraining]),
     ]);
     const chosen = ['mor-offline', 'my-schema-stack'];
-    const ids = chosen.flatMap((name) => registry.get(name).training!.map((s) => s.id));
+    const entries = await Promise.all(chosen.map((name) => registry.entry(name)));
+    const ids = entries.flatMap((entry) => entry.training!.map((s) => s.id));
     expect(ids).toEqual(['planner-schema', 'mor-offline', 'planner-schema']);
     const artifacts = memoryArtifacts();
     const result = await trainStacks({

@@ -63,14 +63,16 @@ export async function trainStacks(options: TrainStacksOptions): Promise<TrainSta
       message: 'no training queries: every set has an empty train split',
     });
   }
-  const registered = options.registry.list();
+  const registered = await options.registry.entries();
   const chosen: StackEntry[] = options.stacks
-    ? options.stacks.map((name) => {
-        const entry = options.registry.get(name);
-        if (!entry.training?.length)
-          throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `stack "${name}" has nothing to train` });
-        return entry;
-      })
+    ? await Promise.all(
+        options.stacks.map(async (name) => {
+          const entry = await options.registry.entry(name);
+          if (!entry.training?.length)
+            throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `stack "${name}" has nothing to train` });
+          return entry;
+        }),
+      )
     : registered.filter((entry) => entry.training?.length);
   const known = stepsOf([...chosen, ...registered]);
   const writers = new Map<string, TrainingStepV1>();

@@ -219,8 +219,10 @@ export async function openIndexes(
   });
   try {
     if (!opened.vector) return { text: opened.text, close: () => opened.close() };
+    // The local embedder is read at the first query that embeds (bm25 never does).
     const model = await createEmbeddingModel(options.queryEmbedder ?? recordedSpec ?? 'local', {
       localDirectory: path.join(storeDirectory, localEmbedderPath),
+      ...(indexes.vector ? { localDimensions: indexes.vector.dimensions } : {}),
     });
     assertEmbedderMatches(opened.vector, model);
     return { text: opened.text, vector: opened.vector, embeddingModel: model, close: () => opened.close() };

@@ -1,4 +1,5 @@
-import { createStackRegistry, type StackRegistry } from '@weft/stacks';
+// The registry entry point: it lists the stacks and imports each one when a command builds it.
+import { createStackRegistry, type StackRegistry } from '@weft/stacks/registry';
 import type { OpenedStore, OpenStoreOptions } from '@weft/store';
 
 /** Opens a store directory (`--db`); injectable so that commands can be tested on in-memory stores. */

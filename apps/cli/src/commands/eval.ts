@@ -204,7 +204,7 @@ export async function runEvaluation(run: EvalRun): Promise<EvalReport> {
       retrievers.push(await run.registry.create(name, run.store, createOptions));
       continue;
     }
-    const built = await run.registry.get(name).create(run.store, createOptions);
+    const built = await (await run.registry.entry(name)).create(run.store, createOptions);
     if (isRetriever(built))
       throw new WeftError({
         code: 'WEFT_BAD_INPUT',

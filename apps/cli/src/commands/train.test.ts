@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
-import { createStackRegistry, loadTrainingSets, StackRegistry } from '@weft/stacks';
+import { createStackRegistry, loadTrainingSets, StackRegistry, stackTrains } from '@weft/stacks';
 import { captureIo } from '../testing/capture-io.ts';
 import { toyOpener, toyWorkspace } from '../testing/toy-store.ts';
 import { createTrainCommand } from './train.ts';
@@ -112,7 +112,7 @@ describe('weft train', () => {
     const registry = new StackRegistry(
       createStackRegistry()
         .list()
-        .filter((e) => !e.training?.length),
+        .filter((e) => !stackTrains(e)),
     );
     const c = captureIo();
     expect(

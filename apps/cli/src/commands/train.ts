@@ -7,6 +7,7 @@ import {
   type TrainingSet,
   type TrainStacksResult,
   trainStacks,
+  stackTrains,
 } from '@weft/stacks';
 import { artifactsDirectory, replaceArtifacts } from '@weft/store';
 import { type Command, integerOption, listOption, requiredOption, UsageError } from '../command.ts';
@@ -31,7 +32,7 @@ export function createTrainCommand(deps: CommandDeps = defaultDeps): Command {
   const trainable = () =>
     deps.registry
       .list()
-      .filter((e) => e.training?.length)
+      .filter(stackTrains)
       .map((e) => e.name);
   return {
     name: 'train',
