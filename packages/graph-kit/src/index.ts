@@ -31,12 +31,14 @@ export { type ConnectionLease, ConnectionPool } from './embedded/connection-pool
 export { embeddedGraphBackend, embeddedGraphFolder } from './embedded/embedded-backend.ts';
 export { readAdjacencyFile, writeAdjacencyFile } from './csr-adjacency-file.ts';
 export { readNameIndexFile, writeNameIndexFile } from './name-index-file.ts';
+export { EmbeddedGraphStore, type EmbeddedGraphStoreOptions } from './embedded/embedded-graph-store.ts';
 export {
   adjacencyFileName,
-  EmbeddedGraphStore,
-  type EmbeddedGraphStoreOptions,
+  type KeepPlace,
+  KeptStructures,
   nameIndexFileName,
-} from './embedded/embedded-graph-store.ts';
+  type StructureScans,
+} from './kept-structures.ts';
 export type {
   EmbeddedDatabaseOptions,
   EmbeddedEngine,

@@ -1,17 +1,10 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   type AdjacencyStatements,
-  adjacencyFileName,
   CsrAdjacency,
   degreeSummary,
+  KeptStructures,
   NameIndex,
   NodeCache,
-  nameIndexFileName,
-  readAdjacencyFile,
-  readNameIndexFile,
-  writeAdjacencyFile,
-  writeNameIndexFile,
 } from '@weft/graph-kit';
 import { toWeftError, WeftError } from '@weft/kit';
 import type {
@@ -67,20 +60,13 @@ export class PostgresGraphStore implements GraphStoreV1 {
   private readonly sql: postgres.Sql;
   private readonly table: { nodes: string; edges: string; meta: string };
   private schema: SkbSchema | undefined;
-  private names: Promise<NameIndex> | undefined;
-  private adjacency: Promise<CsrAdjacency> | undefined;
-  private loadedAdjacency: CsrAdjacency | undefined;
+  /** The adjacency and name index, kept in `cacheDirectory` under the graph's build name. */
+  private readonly kept: KeptStructures;
   private readonly nodeCache: NodeCache;
   private stats: Promise<GraphStats> | undefined;
   private closed = false;
   /** `meta.build` of the graph, when its builder named it. */
   private build: string | undefined;
-  private adjacencyLoad: { milliseconds: number; source: 'file' | 'engine' } | undefined;
-  private adjacencySaved: Promise<boolean> | undefined;
-  private namesSaved: Promise<boolean> | undefined;
-  /** Whether the saved name index holds the trigram postings (undefined: none saved or read yet). */
-  private namesSavedWithGrams: boolean | undefined;
-  private readonly cacheDirectory: string | undefined;
 
   private constructor(url: string, schema: string, sql: postgres.Sql, options: PostgresGraphStoreOptions) {
     this.url = url;
@@ -89,7 +75,14 @@ export class PostgresGraphStore implements GraphStoreV1 {
     const s = quoteIdentifier(schema);
     this.table = { nodes: `${s}.nodes`, edges: `${s}.edges`, meta: `${s}.meta` };
     this.nodeCache = new NodeCache(options.nodeCacheSize ?? 10_000);
-    this.cacheDirectory = options.cacheDirectory;
+    const directory = options.cacheDirectory;
+    this.kept = new KeptStructures(
+      () =>
+        directory === undefined || this.build === undefined
+          ? undefined
+          : { directory, stamp: `postgres:${this.schemaName}:${this.build}` },
+      { adjacency: () => this.scanAdjacency(), names: () => this.scanNames() },
+    );
   }
 
   /** Opens the graph at `location`: `postgres://user@host:port/database?schema=<schema>`. */
@@ -150,42 +143,12 @@ export class PostgresGraphStore implements GraphStoreV1 {
    * (`cacheDirectory`), else from the tables (node offsets = `nodes.off`), then kept.
    */
   loadAdjacency(): Promise<CsrAdjacency> {
-    this.adjacency ??= (async () => {
-      const started = performance.now();
-      const saved = this.kept(adjacencyFileName);
-      let adjacency = saved ? await readAdjacencyFile(saved.path, saved.stamp) : undefined;
-      this.adjacencyLoad = { milliseconds: 0, source: adjacency ? 'file' : 'engine' };
-      adjacency ??= await this.scanAdjacency();
-      if (saved && this.adjacencyLoad.source === 'engine')
-        this.adjacencySaved = this.keep(saved.path, (path) =>
-          writeAdjacencyFile(path, adjacency, saved.stamp),
-        );
-      this.adjacencyLoad.milliseconds = performance.now() - started;
-      this.loadedAdjacency = adjacency;
-      return adjacency;
-    })();
-    this.adjacency.catch(() => {
-      this.adjacency = undefined;
-    });
-    return this.adjacency;
+    return this.kept.loadAdjacency();
   }
 
-  /** Load time and source of the adjacency, once loaded (for benchmarks and diagnostics). */
-  get adjacencyInfo(): { milliseconds: number; source: 'file' | 'engine' } | undefined {
-    return this.adjacencyLoad && this.loadedAdjacency ? { ...this.adjacencyLoad } : undefined;
-  }
-
-  /** Where a derived structure of this build is kept, and the stamp it is kept under; none without both. */
-  private kept(file: string): { path: string; stamp: string } | undefined {
-    if (this.cacheDirectory === undefined || this.build === undefined) return undefined;
-    return { path: join(this.cacheDirectory, file), stamp: `postgres:${this.schemaName}:${this.build}` };
-  }
-
-  /** Writes a derived structure; a folder that cannot be written (read-only media) just goes without. */
-  private keep(path: string, write: (path: string) => Promise<boolean>): Promise<boolean> {
-    return mkdir(this.cacheDirectory!, { recursive: true })
-      .then(() => write(path))
-      .catch(() => false);
+  /** Load time and size of the adjacency, once loaded (for benchmarks and diagnostics). */
+  get adjacencyInfo(): KeptStructures['adjacencyInfo'] {
+    return this.kept.adjacencyInfo;
   }
 
   private scanAdjacency(): Promise<CsrAdjacency> {
@@ -220,7 +183,7 @@ export class PostgresGraphStore implements GraphStoreV1 {
     for (const id of new Set(ids)) {
       const cached = this.nodeCache.get(id);
       if (cached) found.set(id, cached);
-      else if (!this.loadedAdjacency || this.loadedAdjacency.offsetOf(id) !== undefined) missing.push(id);
+      else if (!this.kept.loaded || this.kept.loaded.offsetOf(id) !== undefined) missing.push(id);
     }
     for (let i = 0; i < missing.length; i += idBatch) {
       const rows = await this.query(
@@ -251,65 +214,37 @@ export class PostgresGraphStore implements GraphStoreV1 {
     return (await this.loadAdjacency()).sample(options);
   }
 
-  private nameIndex(): Promise<NameIndex> {
-    this.names ??= (async () => {
-      const saved = this.kept(nameIndexFileName);
-      const read = saved ? await readNameIndexFile(saved.path, saved.stamp) : undefined;
-      if (read) {
-        this.namesSavedWithGrams = read.gramsBuilt;
-        return read;
-      }
-      const index = new NameIndex();
-      await this.sql
-        .unsafe(`SELECT id, type, name, aliases FROM ${this.table.nodes} ORDER BY type, off`)
-        .cursor(10_000, (rows) => {
-          for (const row of rows)
-            index.add({
-              id: row.id as string,
-              type: row.type as string,
-              name: (row.name as string | null) ?? '',
-              aliases: (row.aliases as string[] | null) ?? [],
-            });
-        })
-        .catch((error: unknown) => {
-          throw toWeftError(error, 'WEFT_STORE_FAILED', 'PostgreSQL query failed');
-        });
-      return index;
-    })();
-    this.names.catch(() => {
-      this.names = undefined;
-    });
-    return this.names;
+  private async scanNames(): Promise<NameIndex> {
+    const index = new NameIndex();
+    await this.sql
+      .unsafe(`SELECT id, type, name, aliases FROM ${this.table.nodes} ORDER BY type, off`)
+      .cursor(10_000, (rows) => {
+        for (const row of rows)
+          index.add({
+            id: row.id as string,
+            type: row.type as string,
+            name: (row.name as string | null) ?? '',
+            aliases: (row.aliases as string[] | null) ?? [],
+          });
+      })
+      .catch((error: unknown) => {
+        throw toWeftError(error, 'WEFT_STORE_FAILED', 'PostgreSQL query failed');
+      });
+    return index;
   }
 
   async doLookup(names: readonly string[], options: GraphLookupOptions = {}): Promise<NameMatch[][]> {
     this.check(options.abortSignal);
     if (names.length === 0) return [];
-    const index = await this.nameIndex();
+    const index = await this.kept.nameIndex();
     const lookup = {
       limit: options.limit ?? 10,
       fuzzy: options.fuzzy !== false,
       ...(options.nodeTypes ? { nodeTypes: options.nodeTypes } : {}),
     };
     const matches = names.map((name) => index.lookup(name, lookup));
-    this.saveNameIndex(index);
+    this.kept.keepNames(index);
     return matches;
-  }
-
-  /**
-   * Keeps the name index once it is built, and again once a fuzzy look-up has built its trigram
-   * postings (the slower half), so the next process gets both.
-   */
-  private saveNameIndex(index: NameIndex): void {
-    const saved = this.kept(nameIndexFileName);
-    if (!saved) return;
-    if (this.namesSavedWithGrams === true || (this.namesSavedWithGrams === false && !index.gramsBuilt))
-      return;
-    this.namesSavedWithGrams = index.gramsBuilt;
-    const previous = this.namesSaved ?? Promise.resolve(false);
-    this.namesSaved = previous.then(() =>
-      this.keep(saved.path, (path) => writeNameIndexFile(path, index, saved.stamp)),
-    );
   }
 
   async doCypher(): Promise<CypherResult> {
@@ -361,7 +296,7 @@ export class PostgresGraphStore implements GraphStoreV1 {
     if (this.closed) return;
     this.closed = true;
     this.nodeCache.clear();
-    await Promise.all([this.adjacencySaved, this.namesSaved]);
+    await this.kept.settled();
     await this.sql.end({ timeout: 5 });
   }
 }

@@ -17,9 +17,8 @@ import type {
   SkbSchema,
 } from '@weft/spec';
 import { CsrAdjacency } from '../csr-adjacency.ts';
-import { readAdjacencyFile, writeAdjacencyFile } from '../csr-adjacency-file.ts';
+import { KeptStructures } from '../kept-structures.ts';
 import { NameIndex } from '../name-index.ts';
-import { readNameIndexFile, writeNameIndexFile } from '../name-index-file.ts';
 import { NodeCache } from '../node-cache.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import type { EmbeddedEngine, EngineDatabase, EngineQueryResult, EngineValue } from './engine.ts';
@@ -74,14 +73,8 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
   private readonly pool: ConnectionPool;
   private readonly options: EmbeddedGraphStoreOptions;
   private schema: SkbSchema | undefined;
-  private names: Promise<NameIndex> | undefined;
-  private adjacency: Promise<CsrAdjacency> | undefined;
-  private adjacencyLoad: { milliseconds: number; source: 'file' | 'engine' } | undefined;
-  /** The save of a freshly scanned adjacency, awaited by `close` so that no write outlives the store. */
-  private adjacencySaved: Promise<boolean> | undefined;
-  /** Whether the saved name index (written or read) has the trigram postings; undefined: none saved. */
-  private namesSavedWithGrams: boolean | undefined;
-  private namesSaved: Promise<boolean> | undefined;
+  /** The adjacency and name index, kept beside the database while it is unchanged. */
+  private readonly kept: KeptStructures;
   private readonly nodeCache: NodeCache;
   private stats: Promise<GraphStats> | undefined;
   private closed = false;
@@ -99,6 +92,13 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     this.options = options;
     this.nodeCache = new NodeCache(options.nodeCacheSize ?? 10_000);
     this.pool = new ConnectionPool(engine, db, options.connections ?? 4);
+    this.kept = new KeptStructures(
+      () =>
+        options.persistDerived === false
+          ? undefined
+          : { directory: dirname(path), stamp: databaseStamp(path) },
+      { adjacency: () => this.scanAdjacency(), names: () => this.scanNames() },
+    );
   }
 
   /**
@@ -148,51 +148,21 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
 
   /** The in-memory adjacency (loaded once; see the README for why it sits beside Kùzu). */
   loadAdjacency(): Promise<CsrAdjacency> {
-    this.adjacency ??= (async () => {
-      const started = performance.now();
-      // Read from the file an earlier process saved beside the database when the database is
-      // unchanged since; else scanned from the engine (seconds at 10^7 edges) and saved for the next.
-      const file = join(dirname(this.path), adjacencyFileName);
-      const stamp = databaseStamp(this.path);
-      const persist = this.options.persistDerived !== false;
-      let adjacency = persist ? await readAdjacencyFile(file, stamp) : undefined;
-      const source = adjacency ? 'file' : 'engine';
-      if (!adjacency) {
-        adjacency = await CsrAdjacency.load(
-          (statement, params, onRow) => this.pool.each(statement, params, onRow),
-          this.schema!.nodeTypes.map((t) => t.name),
-          this.schema!.edgeTypes.map((t) => t.name),
-        );
-        // A folder that cannot be written (read-only media, another user's store) just goes without.
-        if (persist) this.adjacencySaved = writeAdjacencyFile(file, adjacency, stamp).catch(() => false);
-      }
-      this.adjacencyLoad = { milliseconds: performance.now() - started, source };
-      this.loadedAdjacency = adjacency;
-      return adjacency;
-    })();
-    this.adjacency.catch(() => {
-      this.adjacency = undefined;
-    });
-    return this.adjacency;
+    return this.kept.loadAdjacency();
   }
 
   /** Load time and size of the adjacency, once loaded (for benchmarks and diagnostics). */
-  get adjacencyInfo():
-    | { milliseconds: number; source: 'file' | 'engine'; arrayBytes: number; nodes: number; edges: number }
-    | undefined {
-    const load = this.adjacencyLoad;
-    const adjacency = this.loadedAdjacency;
-    if (!load || !adjacency) return undefined;
-    return {
-      milliseconds: load.milliseconds,
-      source: load.source,
-      arrayBytes: adjacency.arrayBytes,
-      nodes: adjacency.nodeCount,
-      edges: adjacency.edgeCount,
-    };
+  get adjacencyInfo(): KeptStructures['adjacencyInfo'] {
+    return this.kept.adjacencyInfo;
   }
 
-  private loadedAdjacency: CsrAdjacency | undefined;
+  private scanAdjacency(): Promise<CsrAdjacency> {
+    return CsrAdjacency.load(
+      (statement, params, onRow) => this.pool.each(statement, params, onRow),
+      this.schema!.nodeTypes.map((t) => t.name),
+      this.schema!.edgeTypes.map((t) => t.name),
+    );
+  }
 
   private check(signal?: AbortSignal): void {
     if (this.closed) throw new WeftError({ code: 'WEFT_STORE_FAILED', message: 'the graph store is closed' });
@@ -216,10 +186,10 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
       const cached = this.nodeCache.get(id);
       if (cached) found.set(id, cached);
       // Once the adjacency is loaded, an unknown id needs no query at all.
-      else if (!this.loadedAdjacency || this.loadedAdjacency.offsetOf(id) !== undefined) missing.push(id);
+      else if (!this.kept.loaded || this.kept.loaded.offsetOf(id) !== undefined) missing.push(id);
     }
     // A batch costs about one table scan (~1.5 µs a node), a key lookup ~0.4–0.5 ms an id.
-    const nodeCount = this.loadedAdjacency?.nodeCount ?? 0;
+    const nodeCount = this.kept.loaded?.nodeCount ?? 0;
     if (missing.length > 0 && missing.length <= Math.max(pointLookupLimit, nodeCount / 400)) {
       // Primary-key lookups (hash index, ~0.4 ms each) spread over the pool's connections: Kùzu
       // evaluates `id IN $list` by scanning the whole table (~200 ms on WordNet, seconds at 1M nodes).
@@ -279,68 +249,37 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     return (await this.loadAdjacency()).sample(options);
   }
 
-  /** Loads every id, name and alias once (one scan, grouped by type) into the in-process name index. */
-  private nameIndex(): Promise<NameIndex> {
-    this.names ??= (async () => {
-      if (this.options.persistDerived !== false) {
-        const saved = await readNameIndexFile(
-          join(dirname(this.path), nameIndexFileName),
-          databaseStamp(this.path),
-        );
-        if (saved) {
-          this.namesSavedWithGrams = saved.gramsBuilt;
-          return saved;
-        }
-      }
-      const index = new NameIndex();
-      await this.pool.each(
-        // coalesce: `collect` skips NULLs, which would misalign the parallel lists.
-        "MATCH (n:Node) RETURN n.type AS type, collect(n.id) AS ids, collect(coalesce(n.name, '')) AS names, collect(coalesce(n.aliases, CAST([] AS STRING[]))) AS aliases",
-        {},
-        (row) => {
-          const type = row.type as string;
-          const ids = row.ids as string[];
-          const names = row.names as (string | null)[];
-          const aliases = row.aliases as (string[] | null)[];
-          for (let i = 0; i < ids.length; i++)
-            index.add({ id: ids[i]!, type, name: names[i] ?? '', aliases: aliases[i] ?? [] });
-        },
-      );
-      return index;
-    })();
-    this.names.catch(() => {
-      this.names = undefined;
-    });
-    return this.names;
+  /** Every id, name and alias, in one scan grouped by type, into a name index. */
+  private async scanNames(): Promise<NameIndex> {
+    const index = new NameIndex();
+    await this.pool.each(
+      // coalesce: `collect` skips NULLs, which would misalign the parallel lists.
+      "MATCH (n:Node) RETURN n.type AS type, collect(n.id) AS ids, collect(coalesce(n.name, '')) AS names, collect(coalesce(n.aliases, CAST([] AS STRING[]))) AS aliases",
+      {},
+      (row) => {
+        const type = row.type as string;
+        const ids = row.ids as string[];
+        const names = row.names as (string | null)[];
+        const aliases = row.aliases as (string[] | null)[];
+        for (let i = 0; i < ids.length; i++)
+          index.add({ id: ids[i]!, type, name: names[i] ?? '', aliases: aliases[i] ?? [] });
+      },
+    );
+    return index;
   }
 
   async doLookup(names: readonly string[], options: GraphLookupOptions = {}): Promise<NameMatch[][]> {
     this.check(options.abortSignal);
     if (names.length === 0) return [];
-    const index = await this.nameIndex();
+    const index = await this.kept.nameIndex();
     const lookup = {
       limit: options.limit ?? 10,
       fuzzy: options.fuzzy !== false,
       ...(options.nodeTypes ? { nodeTypes: options.nodeTypes } : {}),
     };
     const matches = names.map((name) => index.lookup(name, lookup));
-    this.saveNameIndex(index);
+    this.kept.keepNames(index);
     return matches;
-  }
-
-  /**
-   * Saves the name index once it is built, and again once a fuzzy look-up has built its trigram
-   * postings (the slower half), so the next process gets both.
-   */
-  private saveNameIndex(index: NameIndex): void {
-    if (this.options.persistDerived === false) return;
-    if (this.namesSavedWithGrams === true || (this.namesSavedWithGrams === false && !index.gramsBuilt))
-      return;
-    this.namesSavedWithGrams = index.gramsBuilt;
-    const previous = this.namesSaved ?? Promise.resolve(false);
-    const file = join(dirname(this.path), nameIndexFileName);
-    const stamp = databaseStamp(this.path);
-    this.namesSaved = previous.then(() => writeNameIndexFile(file, index, stamp)).catch(() => false);
   }
 
   async doCypher(query: string, options: GraphCypherOptions = {}): Promise<CypherResult> {
@@ -410,16 +349,11 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     if (this.closed) return;
     this.closed = true;
     this.nodeCache.clear();
-    await Promise.all([this.adjacencySaved, this.namesSaved]);
+    await this.kept.settled();
     await this.pool.close();
     await this.db.close();
   }
 }
-
-/** The file beside the database that keeps its adjacency (see `csr-adjacency-file.ts`). */
-export const adjacencyFileName = 'adjacency.weft-csr';
-/** The file beside the database that keeps its name index (see `name-index-file.ts`). */
-export const nameIndexFileName = 'names.weft-names';
 
 /**
  * Names the state of the database at `path` (a file, or a folder for older engines): size and mtime,

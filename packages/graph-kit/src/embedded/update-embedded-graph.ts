@@ -6,7 +6,7 @@ import type { SkbChangeSet, SkbEdge, SkbSchema } from '@weft/spec';
 import { CsvFileWriter } from '../csv-file-writer.ts';
 import { cypherString } from './build-embedded-graph.ts';
 import type { EmbeddedGraphBuild } from './build-embedded-graph.ts';
-import { adjacencyFileName, nameIndexFileName } from './embedded-graph-store.ts';
+import { adjacencyFileName, nameIndexFileName } from '../kept-structures.ts';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from './engine.ts';
 import { aliasSeparator, edgeTableDdl, metaTableDdl, nodeTableDdl } from './mapping.ts';
 import { drain, run } from './query.ts';
