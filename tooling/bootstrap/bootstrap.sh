@@ -16,9 +16,23 @@ weft_log() { [ -n "${WEFT_QUIET_BOOTSTRAP:-}" ] || echo "[weft setup] $*" >&2; }
 
 weft_node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
+# The major version of the Node installed into .tools/node, read from its package.json: starting
+# Node to ask costs 0.1–0.3 s on every ./weft run. Empty when .tools/bin/node is not that install.
+weft_tools_node_major() {
+  local target
+  target="$(readlink "$weft_tools/bin/node" 2>/dev/null)" || return 0
+  case "$target" in "$weft_tools"/node/node_modules/node-*/bin/node) ;; *) return 0 ;; esac
+  [ -x "$target" ] || return 0
+  sed -n 's/^ *"version": *"\([0-9]*\)\..*/\1/p' "${target%/bin/node}/package.json" 2>/dev/null | head -n 1
+}
+
 weft_ensure_node() {
   mkdir -p "$weft_tools/bin"
   export PATH="$weft_tools/bin:$PATH"
+  local installed; installed="$(weft_tools_node_major)"
+  if [ -n "$installed" ] && [ "$installed" -ge 22 ]; then
+    return 0
+  fi
   if [ -x "$weft_tools/bin/node" ] && [ "$(weft_node_major "$weft_tools/bin/node")" -ge 22 ]; then
     return 0
   fi
@@ -43,8 +57,14 @@ weft_ensure_node() {
 weft_pnpm_version() { sed -n 's/.*"packageManager": *"pnpm@\([0-9.]*\).*/\1/p' "$weft_root/package.json"; }
 
 weft_ensure_pnpm() {
-  local want; want="$(weft_pnpm_version)"
+  local want checked="$weft_tools/pnpm-checked"
+  want="$(weft_pnpm_version)"
+  # Asking pnpm its version starts Node and corepack (~1 s): once it answered, a stamp says so.
+  if [ -x "$weft_tools/bin/pnpm" ] && [ "$(cat "$checked" 2>/dev/null)" = "$want" ]; then
+    return 0
+  fi
   if [ -x "$weft_tools/bin/pnpm" ] && [ "$("$weft_tools/bin/pnpm" --version 2>/dev/null)" = "$want" ]; then
+    echo "$want" >"$checked"
     return 0
   fi
   export COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_ENABLE_STRICT=0
@@ -66,6 +86,7 @@ WRAP
   fi
   chmod +x "$weft_tools/bin/pnpm"
   [ "$("$weft_tools/bin/pnpm" --version 2>/dev/null)" = "$want" ] || { echo "weft: pnpm $want is not usable" >&2; return 1; }
+  echo "$want" >"$checked"
 }
 
 weft_ensure_deps() {
@@ -73,6 +94,8 @@ weft_ensure_deps() {
   want="$( { cat "$weft_root/pnpm-lock.yaml" "$weft_root/package.json" "$weft_root/pnpm-workspace.yaml" \
     "$weft_root"/{packages,apps,tooling}/*/package.json 2>/dev/null || true; } | cksum)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  # pnpm only when there is something to install (./weft skips weft_ensure_pnpm otherwise: ~1 s).
+  weft_ensure_pnpm || return 1
   local frozen=--frozen-lockfile
   # Only a checkout without a lockfile (a maintainer starting one) may resolve versions afresh.
   [ -f "$weft_root/pnpm-lock.yaml" ] || frozen=--no-frozen-lockfile
@@ -84,4 +107,10 @@ weft_ensure_deps() {
 weft_bootstrap() {
   export LANCEDB_LOG="${LANCEDB_LOG:-error}"
   weft_ensure_node && weft_ensure_pnpm && weft_ensure_deps
+}
+
+# What running the CLI needs (./weft): Node and the dependencies; pnpm only to install them.
+weft_bootstrap_runtime() {
+  export LANCEDB_LOG="${LANCEDB_LOG:-error}"
+  weft_ensure_node && weft_ensure_deps
 }

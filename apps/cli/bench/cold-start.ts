@@ -25,7 +25,7 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 const stacks = values.stack ?? ['bm25', 'default'];
-const main = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
+const main = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'weft.mjs');
 const nodeArgs = ['--conditions=@weft/source', '--disable-warning=ExperimentalWarning', main];
 
 interface Timed {
