@@ -214,7 +214,7 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
     const state = await readSavedState(directory);
     let bytes: Buffer;
     try {
-      bytes = await readFile(path.join(directory, projectionFile));
+      bytes = await readFile(savedModelFiles(directory).projection);
     } catch (error) {
       throw notFound(directory, error);
     }
@@ -239,9 +239,10 @@ export class LocalEmbeddingModel implements EmbeddingModelV4 {
       tfidf: this.vectorizer.state,
       fit: this.fitInfo,
     };
-    await writeFile(path.join(directory, stateFile), JSON.stringify(state));
+    const files = savedModelFiles(directory);
+    await writeFile(files.state, JSON.stringify(state));
     await writeFile(
-      path.join(directory, projectionFile),
+      files.projection,
       new Uint8Array(this.projection.buffer, this.projection.byteOffset, this.projection.byteLength),
     );
   }
@@ -315,7 +316,7 @@ export function savedModelFiles(directory: string): { readonly state: string; re
 export async function readSavedState(directory: string): Promise<PersistedState> {
   let state: PersistedState;
   try {
-    state = JSON.parse(await readFile(path.join(directory, stateFile), 'utf8')) as PersistedState;
+    state = JSON.parse(await readFile(savedModelFiles(directory).state, 'utf8')) as PersistedState;
   } catch (error) {
     throw notFound(directory, error);
   }
@@ -331,10 +332,8 @@ export async function readSavedState(directory: string): Promise<PersistedState>
 /** That `save` wrote both files in `directory`, without reading them. */
 export async function assertSavedModel(directory: string): Promise<void> {
   try {
-    await Promise.all([
-      access(path.join(directory, stateFile)),
-      access(path.join(directory, projectionFile)),
-    ]);
+    const files = savedModelFiles(directory);
+    await Promise.all([access(files.state), access(files.projection)]);
   } catch (error) {
     throw notFound(directory, error);
   }
