@@ -7,12 +7,14 @@ export {
   documentColumn,
   type LanceNodeRecord,
   nodeDocument,
+  openLanceVectorTable,
   relationsColumn,
   termCountsPath,
   type TextFieldName,
   textFieldColumns,
   textFieldDescriptions,
   type VectorColumn,
+  vectorTableName,
   type WriteLanceNodesOptions,
   type WriteLanceNodesResult,
   writeLanceNodes,
@@ -31,6 +33,7 @@ export {
   type UpdateLanceNodesOptions,
   type UpdateLanceNodesResult,
   updateLanceNodes,
+  vectorMergeRows,
 } from './update-lance-nodes.ts';
 export { sanitizeTextQuery } from './sanitize-text-query.ts';
 export {

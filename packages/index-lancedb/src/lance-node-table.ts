@@ -20,6 +20,16 @@ import { buildVectorIndex, type VectorIndexChoice } from './vector-index-choice.
 
 /** The default table name inside a store's LanceDB directory. */
 export const defaultNodeTable = 'nodes';
+
+/**
+ * The table that holds the embeddings of a node table's rows (`id`, `type` and the vector columns),
+ * apart from their text: an update then merges the new rows into the full-text indexes (which its
+ * rankings need) without rewriting the ANN index, whose merge LanceDB's `optimize` would otherwise do
+ * too (4–5 s of a 1,100-row update on WordNet). Tables written before it carry their vectors inline.
+ */
+export function vectorTableName(table: string): string {
+  return `${table}_vectors`;
+}
 /** The column holding name + aliases + text, which the BM25 index covers. */
 export const documentColumn = 'doc';
 /** The column holding a node's relation text (its neighbours' names by relation), BM25-indexed. */
@@ -130,6 +140,60 @@ export function nodeSchema(vectorColumns: readonly VectorColumn[], relationField
   ]);
 }
 
+/** The Arrow schema of a vector table (see `vectorTableName`): `id`, `type` and the vector columns. */
+export function vectorSchema(vectorColumns: readonly VectorColumn[]): Schema {
+  return new Schema([
+    new Field('id', new Utf8(), false),
+    new Field('type', new Utf8(), false),
+    ...vectorColumns.map(
+      (c) =>
+        new Field(c.name, new FixedSizeList(c.dimensions, new Field('item', new Float32(), true)), false),
+    ),
+  ]);
+}
+
+const strings = (values: string[]) => vectorFromArray(values, new Utf8()).data[0]!;
+
+/** The vector columns of `rows` as Arrow data, the first of them at field `firstVector` of `schema`. */
+function vectorData(
+  schema: Schema,
+  rows: readonly LanceNodeRecord[],
+  vectorColumns: readonly VectorColumn[],
+  firstVector: number,
+) {
+  return vectorColumns.map((column, c) => {
+    const flat = new Float32Array(rows.length * column.dimensions);
+    rows.forEach((row, i) => {
+      const vector = row.vectors?.[column.name];
+      if (!vector || vector.length !== column.dimensions) {
+        throw new WeftError({
+          code: 'WEFT_BAD_INPUT',
+          message: `node ${row.id}: vector column ${column.name} needs ${column.dimensions} numbers, got ${vector?.length ?? 'none'}`,
+        });
+      }
+      flat.set(vector, i * column.dimensions);
+    });
+    const type = schema.fields[firstVector + c]!.type as FixedSizeList<Float32>;
+    const child = makeData({ type: new Float32(), length: flat.length, data: flat });
+    return makeData({ type, length: rows.length, nullCount: 0, child });
+  });
+}
+
+/** The embeddings of node records as one Arrow batch of a vector table's `schema` (see `vectorSchema`). */
+export function toVectorBatch(
+  schema: Schema,
+  rows: readonly LanceNodeRecord[],
+  vectorColumns: readonly VectorColumn[],
+): RecordBatch {
+  const children = [
+    strings(rows.map((r) => r.id)),
+    strings(rows.map((r) => r.type)),
+    ...vectorData(schema, rows, vectorColumns, 2),
+  ];
+  const struct = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children });
+  return new RecordBatch(schema, struct);
+}
+
 /** Node records as one Arrow batch of `schema` (see `nodeSchema`). */
 export function toBatch(
   schema: Schema,
@@ -137,7 +201,6 @@ export function toBatch(
   vectorColumns: readonly VectorColumn[],
   relationFields: boolean,
 ): RecordBatch {
-  const strings = (values: string[]) => vectorFromArray(values, new Utf8()).data[0]!;
   const documents = rows.map((r) => nodeDocument(r));
   const relationText = relationFields
     ? [
@@ -155,22 +218,7 @@ export function toBatch(
     strings(rows.map((r) => r.text)),
     strings(documents),
     ...relationText,
-    ...vectorColumns.map((column, c) => {
-      const flat = new Float32Array(rows.length * column.dimensions);
-      rows.forEach((row, i) => {
-        const vector = row.vectors?.[column.name];
-        if (!vector || vector.length !== column.dimensions) {
-          throw new WeftError({
-            code: 'WEFT_BAD_INPUT',
-            message: `node ${row.id}: vector column ${column.name} needs ${column.dimensions} numbers, got ${vector?.length ?? 'none'}`,
-          });
-        }
-        flat.set(vector, i * column.dimensions);
-      });
-      const type = schema.fields[firstVector + c]!.type as FixedSizeList<Float32>;
-      const child = makeData({ type: new Float32(), length: flat.length, data: flat });
-      return makeData({ type, length: rows.length, nullCount: 0, child });
-    }),
+    ...vectorData(schema, rows, vectorColumns, firstVector),
   ];
   const struct = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children });
   return new RecordBatch(schema, struct);
@@ -191,20 +239,30 @@ export async function hasIdIndex(table: Table): Promise<boolean> {
 }
 
 /**
- * Writes nodes to one LanceDB table in Arrow batches (streamed: memory stays at one batch), then
- * builds the BM25 index over name + aliases + text, a bitmap index on `type`, a BTREE index on `id`,
- * and the ANN index of each vector column.
+ * Writes nodes to LanceDB in Arrow batches (streamed: memory stays at one batch): their text to one
+ * table, with the BM25 index over name + aliases + text, a bitmap index on `type` and a BTREE index
+ * on `id`; their embeddings, when there are vector columns, to a second (`vectorTableName`) with the
+ * ANN index of each vector column and the same `type` and `id` indexes.
  */
 export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<WriteLanceNodesResult> {
   const vectorColumns = options.vectorColumns ?? [];
   const tableName = options.table ?? defaultNodeTable;
   const batchSize = options.batchSize ?? 8192;
   const relationFields = options.relationFields ?? false;
-  const schema = nodeSchema(vectorColumns, relationFields);
+  const schema = nodeSchema([], relationFields);
+  const vectorsSchema = vectorColumns.length > 0 ? vectorSchema(vectorColumns) : undefined;
   const db = await connectLance(options.directory, options.storageOptions);
   let table: Table | undefined;
+  let vectors: Table | undefined;
   try {
     table = await db.createEmptyTable(tableName, schema, { mode: 'overwrite' });
+    if (vectorsSchema)
+      vectors = await db.createEmptyTable(vectorTableName(tableName), vectorsSchema, { mode: 'overwrite' });
+    // An earlier write's vectors would otherwise be taken for this one's.
+    else
+      await db.dropTable(vectorTableName(tableName)).catch((error: unknown) => {
+        if (!isMissingTable(error)) throw error;
+      });
     let rows = 0;
     let pending: LanceNodeRecord[] = [];
     const frequencies = new Map<string, number>();
@@ -217,7 +275,10 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
     const flush = async () => {
       if (pending.length === 0) return;
       for (const node of pending) count(node);
-      await table!.add(new ArrowTable(schema, [toBatch(schema, pending, vectorColumns, relationFields)]));
+      // The vectors first: a record without them fails before its text is written.
+      const vectorBatch = vectorsSchema && toVectorBatch(vectorsSchema, pending, vectorColumns);
+      await table!.add(new ArrowTable(schema, [toBatch(schema, pending, [], relationFields)]));
+      if (vectorBatch) await vectors!.add(new ArrowTable(vectorsSchema, [vectorBatch]));
       rows += pending.length;
       pending = [];
       options.onProgress?.('write', rows);
@@ -233,8 +294,16 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
       JSON.stringify(counts),
     );
     // One compacted fragment set makes the later index builds and scans cheaper than many small appends.
-    if (rows > 0) await table.optimize({ cleanupOlderThan: new Date() });
+    if (rows > 0) {
+      await table.optimize({ cleanupOlderThan: new Date() });
+      await vectors?.optimize({ cleanupOlderThan: new Date() });
+    }
     options.onProgress?.('text-index', rows);
+    const rowIndexes = async (of: Table) => {
+      if (rows === 0) return;
+      await of.createIndex('type', { config: lancedb.Index.bitmap() });
+      await createIdIndex(of);
+    };
     const textColumns = relationFields ? [documentColumn, relationsColumn, combinedColumn] : [documentColumn];
     const textIndexes = async () => {
       for (const column of textColumns) {
@@ -248,22 +317,21 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
           }),
         });
       }
-      if (rows > 0) {
-        await table!.createIndex('type', { config: lancedb.Index.bitmap() });
-        await createIdIndex(table!);
-      }
+      await rowIndexes(table!);
     };
     const vectorIndexes: Record<string, string> = {};
     const annIndexes = async () => {
+      if (!vectors) return;
       for (const column of vectorColumns) {
         options.onProgress?.(`vector-index:${column.name}`, rows);
         vectorIndexes[column.name] = await buildVectorIndex(
-          table!,
+          vectors,
           column.name,
           rows,
           options.vectorIndex ?? 'auto',
         );
       }
+      await rowIndexes(vectors);
     };
     // The text indexes and the ANN index are built at once (LanceDB commits each index on its own);
     // both are awaited before anything fails, so no build runs on after the table is closed.
@@ -279,6 +347,7 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
     });
   } finally {
     table?.close();
+    vectors?.close();
     db.close();
   }
 }
@@ -297,6 +366,42 @@ export async function openLanceTable(
     throw new WeftError({
       code: 'WEFT_NOT_FOUND',
       message: `no LanceDB table ${table} in ${directory}`,
+      cause: error,
+    });
+  }
+}
+
+/** Whether LanceDB refused to open a table because there is none of that name. */
+function isMissingTable(error: unknown): boolean {
+  return /Table '[^']*' was not found/.test(String(error));
+}
+
+/**
+ * Opens the table that holds the embeddings of node table `table`: its vector table where it has one
+ * (`vectorTableName`), the node table itself where it was written with its vectors inline. The
+ * vector table is opened rather than looked for in `tableNames()`, which lists nothing on some
+ * S3-compatible servers.
+ */
+export async function openLanceVectorTable(
+  directory: string,
+  table = defaultNodeTable,
+  storageOptions?: Readonly<Record<string, string>>,
+): Promise<{ db: Connection; table: Table; separate: boolean }> {
+  const db = await connectLance(directory, storageOptions);
+  let name = vectorTableName(table);
+  try {
+    try {
+      return { db, table: await db.openTable(name), separate: true };
+    } catch (error) {
+      if (!isMissingTable(error)) throw error;
+    }
+    name = table;
+    return { db, table: await db.openTable(name), separate: false };
+  } catch (error) {
+    db.close();
+    throw new WeftError({
+      code: 'WEFT_NOT_FOUND',
+      message: `no LanceDB table ${name} in ${directory}`,
       cause: error,
     });
   }

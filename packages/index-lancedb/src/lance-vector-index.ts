@@ -4,7 +4,7 @@ import type { IndexHit, VectorIndexV1, VectorSearchOptions } from '@weft/spec';
 import { DataType } from 'apache-arrow';
 import { lanceWhere } from './lance-filter.ts';
 import { mapConcurrent } from './map-concurrent.ts';
-import { defaultNodeTable, openLanceTable } from './lance-node-table.ts';
+import { defaultNodeTable, openLanceVectorTable } from './lance-node-table.ts';
 
 export interface LanceVectorIndexOpenOptions {
   readonly table?: string;
@@ -57,8 +57,9 @@ export function filteredMaxNprobes(
 }
 
 /**
- * Cosine-similarity search over one vector column of a table written by `writeLanceNodes`, through
- * its ANN index when it has one. Filters apply before ranking; with an ANN index, partitions beyond
+ * Cosine-similarity search over one vector column of a table written by `writeLanceNodes` (its vector
+ * table, or the node table itself in tables written before there was one), through its ANN index
+ * when it has one; rows added by an update and not yet merged into that index are searched exactly. Filters apply before ranking; with an ANN index, partitions beyond
  * `nprobes` are probed only under a filter, as many more as the filter is selective (see
  * `filteredMaxNprobes`): LanceDB (0.39) probes every partition up to the maximum whenever a filter
  * applies, even when the first `nprobes` already gave `limit` results, so an open maximum made every
@@ -108,7 +109,7 @@ export class LanceVectorIndex implements VectorIndexV1 {
   }
 
   static async open(directory: string, options: LanceVectorIndexOpenOptions): Promise<LanceVectorIndex> {
-    const { db, table } = await openLanceTable(
+    const { db, table } = await openLanceVectorTable(
       directory,
       options.table ?? defaultNodeTable,
       options.storageOptions,

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTwoTypeVectors } from './testing/two-type-vectors.ts';
 import { LanceVectorIndex } from './lance-vector-index.ts';
-import { openLanceTable } from './lance-node-table.ts';
+import { openLanceVectorTable } from './lance-node-table.ts';
 import { chooseVectorIndex, flatSearchMaxRows } from './vector-index-choice.ts';
 
 describe('chooseVectorIndex', () => {
@@ -53,7 +53,7 @@ describe('LanceVectorIndex over an IVF_RQ index', () => {
   });
 
   it('is the table’s vector index, and searches go through it (not an exact scan)', async () => {
-    const { db, table } = await openLanceTable(directory);
+    const { db, table } = await openLanceVectorTable(directory);
     const indexes = await table.listIndices();
     expect(indexes.find((i) => i.columns.includes('vector'))?.indexType).toBe('IvfRq');
     const plan = await table
