@@ -256,13 +256,14 @@ export async function writeLanceNodes(options: WriteLanceNodesOptions): Promise<
   let vectors: Table | undefined;
   try {
     table = await db.createEmptyTable(tableName, schema, { mode: 'overwrite' });
-    if (vectorsSchema)
+    if (vectorsSchema) {
       vectors = await db.createEmptyTable(vectorTableName(tableName), vectorsSchema, { mode: 'overwrite' });
-    // An earlier write's vectors would otherwise be taken for this one's.
-    else
+    } else {
+      // An earlier write's vectors would otherwise be taken for this one's.
       await db.dropTable(vectorTableName(tableName)).catch((error: unknown) => {
         if (!isMissingTable(error)) throw error;
       });
+    }
     let rows = 0;
     let pending: LanceNodeRecord[] = [];
     const frequencies = new Map<string, number>();
