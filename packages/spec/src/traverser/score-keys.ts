@@ -40,6 +40,11 @@ export interface KnownScores {
   readonly bm25InSet?: number;
   /** BM25 over the target types, the global text ranking (MorTraverser). */
   readonly bm25Global?: number;
+  /**
+   * In [0, 1]: the node is an endpoint of an executed query-graph reading of the plan (a path with
+   * `endpoints`), at the relative score of the best such reading.
+   */
+  readonly queryGraph?: number;
 }
 
 export type ScoreKey = keyof KnownScores;

@@ -1,0 +1,6 @@
+export {
+  type QueryGraph,
+  type QueryGraphOptions,
+  type QueryGraphReading,
+  searchQueryGraphs,
+} from './query-graphs.ts';
