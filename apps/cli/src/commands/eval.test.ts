@@ -285,6 +285,12 @@ describe('weft eval: linking and oracles', () => {
         mentionsPerQuery: 1,
         precision: 100,
       });
+
+    // The gold plan holds the gold anchors too (the queries without gold keep their own plans).
+    const plan = await evalJson(['--stack', 'default', '--oracle', 'plan']);
+    expect(plan.code).toBe(0);
+    expect(plan.summary.oracle).toBe('plan');
+    expect(plan.summary.stacks[1].linking).toMatchObject({ n: 2, recall: 100, recallTop1: 100 });
   });
 
   it('--oracle model runs mor and focused on the gold plans with no provider; noisy-model says its noise', async () => {
@@ -361,7 +367,7 @@ describe('weft eval: linking and oracles', () => {
     expect(noAnchors.code).toBe(2);
     expect(noAnchors.err).toMatch(/--oracle anchors needs gold anchors \(meta\.anchors\)/);
     expect((await run(['--set', 'anchored', '--split', 'val', '--oracle', 'perfect'])).err).toMatch(
-      /--oracle must be anchors, model, noisy-model/,
+      /--oracle must be anchors, plan, model, noisy-model/,
     );
     for (const args of [
       ['--oracle', 'perfect'],
@@ -372,6 +378,7 @@ describe('weft eval: linking and oracles', () => {
       ['--oracle', 'model', '--oracle-noise', '0.2'],
       ['--oracle', 'model', '--oracle-restriction', 'judge'],
       ['--oracle', 'anchors', '--oracle-restriction', 'annotation'],
+      ['--oracle', 'anchors', '--oracle', 'plan'],
     ])
       expect((await run(['--set', 'anchored', '--split', 'val', ...args])).code).toBe(2);
   });
