@@ -24,7 +24,8 @@ import { type ApplyChangeSet, registerChangesRoute } from './changes-route.ts';
 import type { AssetSource } from './asset-source.ts';
 import { nodeView } from './node-view.ts';
 import { RequestTracker } from './request-tracker.ts';
-import { defaultLimits, type ServerLimits } from './server-limits.ts';
+import { runWithModelDeadline, withRequestModelDeadline } from './model-deadline.ts';
+import { defaultLimits, modelCallTimeoutMs, type ServerLimits } from './server-limits.ts';
 import { StackPool } from './stack-pool.ts';
 
 /** What the server needs of an opened store. */
@@ -200,7 +201,23 @@ export function createApp(options: AppOptions): WeftApp {
   const limits: ServerLimits = { ...defaultLimits, ...options.limits };
   const tracker = options.tracker ?? new RequestTracker();
   const { store, registry } = options;
-  const pool = new StackPool(registry, store, options.createOptions);
+  // A model's calls end (as timed out) with time left for the fallback: a query is never failed by
+  // its model. Throws a RangeError for settings that cannot work (see `modelCallTimeoutMs`).
+  const givenModel = options.createOptions?.languageModel;
+  const modelMs = givenModel
+    ? modelCallTimeoutMs(limits.timeoutMs, options.createOptions?.modelTimeoutMs)
+    : undefined;
+  const createOptions =
+    givenModel && modelMs !== undefined
+      ? {
+          ...options.createOptions,
+          languageModel: withRequestModelDeadline(givenModel),
+          modelTimeoutMs: modelMs,
+        }
+      : options.createOptions;
+  const underModelDeadline = <T>(work: () => Promise<T>): Promise<T> =>
+    modelMs === undefined ? work() : runWithModelDeadline(modelMs, work);
+  const pool = new StackPool(registry, store, createOptions);
   const schemas = apiSchemas(limits);
   const routes = apiRoutes(schemas);
   const started = performance.now();
@@ -298,7 +315,9 @@ export function createApp(options: AppOptions): WeftApp {
     const explain = body.explain === true;
     const json = await withDeadline(c, tracker, limits.timeoutMs, async (abortSignal) => {
       const retriever = await pool.get(stackName);
-      const result = await retrieve(retriever, { query: body.query, limit: body.limit ?? 20, abortSignal });
+      const result = await underModelDeadline(() =>
+        retrieve(retriever, { query: body.query, limit: body.limit ?? 20, abortSignal }),
+      );
       const labels = await fetchLabels(
         store.graph,
         explain ? mentionedIds(result) : result.ranking.map((r) => r.id),
@@ -394,13 +413,13 @@ export function createApp(options: AppOptions): WeftApp {
   app.openapi(routes.ask, async (c) => {
     const body = c.req.valid('json');
     const stackName = knownStack(body.stack);
-    const model = options.createOptions?.languageModel;
+    const model = createOptions?.languageModel;
     const deadline = requestDeadline(c, tracker, limits.timeoutMs);
     let answer: GroundedAnswerStream;
     try {
       // Retrieval and evidence run before the stream opens, so that their errors are plain JSON.
       answer = await deadline.run(
-        (async () =>
+        underModelDeadline(async () =>
           streamGroundedAnswer({
             question: body.question,
             retriever: await pool.get(stackName),
@@ -409,7 +428,8 @@ export function createApp(options: AppOptions): WeftApp {
             limit: body.limit ?? 20,
             evidence: { maxTokens: body.maxEvidenceTokens ?? 1500 },
             abortSignal: deadline.signal,
-          }))(),
+          }),
+        ),
       );
     } catch (error) {
       deadline.dispose();

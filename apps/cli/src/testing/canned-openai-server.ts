@@ -22,7 +22,9 @@ export type CannedReply =
       readonly completionTokens?: number;
       readonly delayMs?: number;
     }
-  | { readonly status: number; readonly error: string };
+  | { readonly status: number; readonly error: string }
+  /** Never answers: the request stays open until the client gives up or the server closes. */
+  | { readonly hang: true };
 
 /**
  * An OpenAI-compatible chat server on 127.0.0.1 with canned replies (`POST /v1/chat/completions`),
@@ -50,6 +52,7 @@ export async function cannedOpenAiServer(reply: (request: CannedRequest) => Cann
       return;
     }
     const answer = reply(request);
+    if ('hang' in answer) return;
     if ('status' in answer) {
       response.writeHead(answer.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: answer.error, type: 'canned_error' } }));
