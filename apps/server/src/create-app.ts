@@ -73,7 +73,7 @@ export interface WeftApp {
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 /** Zod issues as a 400: query length and limit range get their own codes, the rest WEFT_BAD_INPUT. */
-function validationError(error: ZodError, limits: ServerLimits): ApiError {
+function validationError(error: ZodError, limits: ServerLimits, path: string): ApiError {
   const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   const first = error.issues[0];
   const field = first?.path[0];
@@ -90,7 +90,8 @@ function validationError(error: ZodError, limits: ServerLimits): ApiError {
     return new ApiError(
       400,
       'WEFT_LIMIT_OUT_OF_RANGE',
-      `limit must be an integer from 1 to ${limits.maxLimit}`,
+      // The range the route's schema (and so the OpenAPI document) says: GET /nodes has its own.
+      `limit must be an integer from 1 to ${path === '/nodes' || path.startsWith('/nodes/') ? limits.maxNeighboursPerGroup : limits.maxLimit}`,
       { issues },
     );
   const text = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
@@ -225,7 +226,7 @@ export function createApp(options: AppOptions): WeftApp {
 
   const app = new OpenAPIHono({
     defaultHook: (result, c) => {
-      if (!result.success) return errorResponse(c, validationError(result.error, limits));
+      if (!result.success) return errorResponse(c, validationError(result.error, limits, c.req.path));
     },
   });
   app.onError((error, c) => errorResponse(c, error));
