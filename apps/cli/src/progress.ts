@@ -1,6 +1,7 @@
 /**
- * A progress line on stderr for long work: redrawn in place on a terminal, printed every 10% (and at
- * the end) otherwise, silent when `quiet`.
+ * A progress bar on stderr for long work, redrawn in place — on a terminal only (`isTTY`): a log or a
+ * pipe gets no bars (their lines are noise there), and nothing at all when `quiet`. `finish(message)`
+ * prints its message everywhere.
  */
 export class Progress {
   private readonly stream: NodeJS.WritableStream & { isTTY?: boolean };
@@ -9,7 +10,6 @@ export class Progress {
   private readonly quiet: boolean;
   private readonly started = performance.now();
   private lastDraw = 0;
-  private lastDecile = -1;
   private done = 0;
 
   constructor(options: { stream: NodeJS.WritableStream; label: string; total?: number; quiet?: boolean }) {
@@ -27,24 +27,19 @@ export class Progress {
     this.done = done;
     if (this.quiet) return;
     const now = performance.now();
-    if (this.stream.isTTY) {
-      if (now - this.lastDraw < 100) return;
-      this.lastDraw = now;
-      this.stream.write(`\r${this.line()}\u001b[K`);
-      return;
-    }
-    if (this.total) {
-      const decile = Math.floor((10 * done) / this.total);
-      if (decile === this.lastDecile) return;
-      this.lastDecile = decile;
-      this.stream.write(`${this.line()}\n`);
-    }
+    if (!this.stream.isTTY) return;
+    if (now - this.lastDraw < 100) return;
+    this.lastDraw = now;
+    this.stream.write(`\r${this.line()}\u001b[K`);
   }
 
   finish(message?: string): void {
     if (this.quiet) return;
-    const text = message ?? this.line();
-    this.stream.write(this.stream.isTTY ? `\r${text}\u001b[K\n` : `${text}\n`);
+    if (!this.stream.isTTY) {
+      if (message !== undefined) this.stream.write(`${message}\n`);
+      return;
+    }
+    this.stream.write(`\r${message ?? this.line()}\u001b[K\n`);
   }
 
   private line(): string {
