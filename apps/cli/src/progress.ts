@@ -52,3 +52,37 @@ export class Progress {
     return `${this.label} ${bar} ${(fraction * 100).toFixed(0).padStart(3)}% ${this.done.toLocaleString('en-US')}/${this.total.toLocaleString('en-US')} (${seconds}s)`;
   }
 }
+
+/**
+ * One progress bar per phase of a long operation (`onProgress(phase, done, total?)` of `buildStore`
+ * and `applyChanges`): phases may run at once (an ingest builds the graph and the indexes together);
+ * a finished phase leaves its last line standing. `finish()` closes those still open.
+ */
+export function phaseProgress(
+  stream: NodeJS.WritableStream,
+  labels: Readonly<Record<string, string>> = {},
+): { onProgress: (phase: string, done: number, total?: number) => void; finish: () => void } {
+  const bars = new Map<string, Progress>();
+  const finished = new Set<string>();
+  return {
+    onProgress(phase, done, total) {
+      let progress = bars.get(phase);
+      if (!progress) {
+        progress = new Progress({ stream, label: labels[phase] ?? phase, ...(total ? { total } : {}) });
+        bars.set(phase, progress);
+      }
+      progress.update(done);
+      if (total !== undefined && done >= total && !finished.has(phase)) {
+        finished.add(phase);
+        progress.finish();
+      }
+    },
+    finish() {
+      for (const [phase, bar] of bars)
+        if (!finished.has(phase)) {
+          finished.add(phase);
+          bar.finish();
+        }
+    },
+  };
+}

@@ -37,14 +37,23 @@ export interface ApplyChangesOptions {
 }
 
 export interface AppliedChanges {
-  /** The store version now committed (one more than before). */
+  /**
+   * The store version now committed (one more than before), or the previous one when the change set
+   * changes nothing (`unchanged`): then no version is written.
+   */
   readonly version: number;
   readonly previousVersion: number;
+  /** The change set changes nothing in the store (`changeSetEffect`): no version was created. */
+  readonly unchanged: boolean;
   readonly manifest: StoreManifest;
   readonly nodesUpserted: number;
+  /** Nodes of the store deleted (deletions of ids the store does not hold are not counted). */
   readonly nodesDeleted: number;
   readonly edgesUpserted: number;
+  /** Edges of the store deleted: those the change set names and those that went with a deleted node. */
   readonly edgesDeleted: number;
+  /** Of `edgesDeleted`, those removed because a node they touch was deleted. */
+  readonly edgesDeletedWithNodes: number;
   /** Index rows written again: upserted nodes and nodes whose relation text may have changed. */
   readonly rowsRewritten: number;
   /** Documents embedded (the upserted nodes'). */
@@ -130,6 +139,7 @@ export async function applyChanges(
     let changes: SkbChangeSet;
     let affected: Set<string>;
     let previous: Map<string, SkbNode>;
+    let effect: ChangeSetEffect;
     try {
       options.onProgress?.('validate', 0);
       const report = await readChangeSet(
@@ -144,14 +154,32 @@ export async function applyChanges(
       changes = report.changes;
       lap('validate');
       ({ affected, previous } = await affectedBefore(before, changes));
+      effect = await changeSetEffect(before, changes);
       lap('neighbours-before');
     } finally {
       await before.close();
     }
+    if (effect.empty)
+      return {
+        version: previousVersion,
+        previousVersion,
+        unchanged: true,
+        manifest: base,
+        nodesUpserted: 0,
+        nodesDeleted: 0,
+        edgesUpserted: 0,
+        edgesDeleted: 0,
+        edgesDeletedWithNodes: 0,
+        rowsRewritten: 0,
+        embedded: 0,
+        seconds: (performance.now() - started) / 1000,
+        timings,
+      };
 
     staging = join(directory, versionFolder(version));
     await rm(staging, { recursive: true, force: true });
     await mkdir(staging, { recursive: true });
+    options.onProgress?.('graph', 0);
     const graph = await backend.update({
       location: base.graph.path,
       baseDirectory: directory,
@@ -169,14 +197,18 @@ export async function applyChanges(
     try {
       const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
       const rewritten = await affectedAfter(after, schema, changes, affected, previous);
+      options.onProgress?.('relations', 0, rewritten.size);
       const relations = relationFields
         ? await relationText(after, schema, rewritten, options.relationLimits)
         : undefined;
       lap('relations');
+      options.onProgress?.('relations', rewritten.size, rewritten.size);
+      options.onProgress?.('embed', 0, changes.nodes.length);
       const upserted = new Map(changes.nodes.map((node) => [node.id, node]));
       const vectors = await embedUpserts(directory, indexes, changes.nodes);
       embedded = changes.nodes.length;
       lap('embed');
+      options.onProgress?.('embed', embedded, changes.nodes.length);
       // Nodes only affected through their neighbours keep their document and its vector: read back.
       const kept = await readLanceNodes(
         join(directory, indexes.text.path),
@@ -194,6 +226,7 @@ export async function applyChanges(
     } finally {
       await after.close();
     }
+    options.onProgress?.('index', 0, upserts.length);
     const lance = await updateLanceNodes({
       source: join(directory, indexes.text.path),
       directory: join(staging, 'lance'),
@@ -202,6 +235,7 @@ export async function applyChanges(
     });
     for (const [phase, seconds] of Object.entries(lance.timings)) timings[`index:${phase}`] = seconds;
     lap('index');
+    options.onProgress?.('index', upserts.length, upserts.length);
     const lancePath = join(versionFolder(version), 'lance');
     const records =
       changes.nodes.length + changes.edges.length + changes.deleteNodes.length + changes.deleteEdges.length;
@@ -231,11 +265,13 @@ export async function applyChanges(
     return {
       version,
       previousVersion,
+      unchanged: false,
       manifest: next,
       nodesUpserted: changes.nodes.length,
-      nodesDeleted: changes.deleteNodes.length,
+      nodesDeleted: effect.nodesDeleted,
       edgesUpserted: changes.edges.length,
-      edgesDeleted: changes.deleteEdges.length,
+      edgesDeleted: effect.edgesDeleted,
+      edgesDeletedWithNodes: effect.edgesDeletedWithNodes,
       rowsRewritten: upserts.length,
       embedded,
       seconds: (performance.now() - started) / 1000,
@@ -245,6 +281,56 @@ export async function applyChanges(
     if (staging && existsSync(staging)) await rm(staging, { recursive: true, force: true });
     await release();
   }
+}
+
+/** What a change set does to a store, as `changeSetEffect` finds it before applying it. */
+export interface ChangeSetEffect {
+  /** Nothing changes: no upsert, and every deletion names a node or an edge the store does not hold. */
+  readonly empty: boolean;
+  readonly nodesUpserted: number;
+  readonly edgesUpserted: number;
+  /** Nodes of the store the change set deletes. */
+  readonly nodesDeleted: number;
+  /** Edges of the store that go: those it deletes by name and those touching a deleted node. */
+  readonly edgesDeleted: number;
+  /** Of `edgesDeleted`, those that go with a deleted node (and are not deleted by name). */
+  readonly edgesDeletedWithNodes: number;
+}
+
+/**
+ * What `changes` would do to the store whose graph is `graph` — the one definition of an empty change
+ * set, used by `applyChanges` (so `weft update` and `POST /changes` agree): a change set with no
+ * upsert whose deletions name only nodes and edges the store does not hold changes nothing, and
+ * creates no version. Upserts count as changes even when they repeat what is stored.
+ */
+export async function changeSetEffect(graph: GraphStoreV1, changes: SkbChangeSet): Promise<ChangeSetEffect> {
+  const held = await graph.doGetNodes([...changes.deleteNodes]);
+  const deletedNodes = changes.deleteNodes.filter((_, i) => held[i] !== undefined);
+  const deleted = new Set(deletedNodes);
+  const edgeKey = (edge: SkbEdge) => `${edge.src}\u0000${edge.type}\u0000${edge.dst}`;
+  const withNodes = new Set((await edgesTouching(graph, deletedNodes)).map(edgeKey));
+  const named = new Set(changes.deleteEdges.map(edgeKey));
+  const sources = [...new Set(changes.deleteEdges.map((edge) => edge.src))];
+  const existing = new Set(
+    (await edgesTouching(graph, sources)).map(edgeKey).filter((key) => named.has(key)),
+  );
+  const edgesDeletedWithNodes = [...withNodes].filter((key) => !existing.has(key)).length;
+  const edgesDeleted = existing.size + edgesDeletedWithNodes;
+  return {
+    empty:
+      changes.nodes.length === 0 && changes.edges.length === 0 && deleted.size === 0 && existing.size === 0,
+    nodesUpserted: changes.nodes.length,
+    edgesUpserted: changes.edges.length,
+    nodesDeleted: deleted.size,
+    edgesDeleted,
+    edgesDeletedWithNodes,
+  };
+}
+
+/** Every edge touching `seeds`, either way. */
+function edgesTouching(graph: GraphStoreV1, seeds: readonly string[]): Promise<SkbEdge[]> {
+  if (seeds.length === 0) return Promise.resolve([]);
+  return graph.supportsCypher ? edgesInStoredOrder(graph, seeds) : edgesOfNeighbours(graph, seeds);
 }
 
 function lanceRecord(node: SkbNode): LanceNodeRecord {

@@ -1,4 +1,10 @@
-export { type AppliedChanges, type ApplyChangesOptions, applyChanges } from './apply-changes.ts';
+export {
+  type AppliedChanges,
+  type ApplyChangesOptions,
+  applyChanges,
+  type ChangeSetEffect,
+  changeSetEffect,
+} from './apply-changes.ts';
 export { type BuildStoreOptions, type BuiltStore, buildStore } from './build-store.ts';
 export {
   builtInGraphBackends,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { type Command, listOption, requiredOption, stringOption, UsageError } from '../command.ts';
-import { Progress } from '../progress.ts';
+import { phaseProgress } from '../progress.ts';
 import {
   buildStore,
   builtInGraphBackends,
@@ -76,8 +76,7 @@ export const ingestCommand: Command = {
     const indexStorageOptions = parseStorageOptions(listOption(args, 'indexes-option'));
     if (Object.keys(indexStorageOptions).length > 0 && indexes === undefined)
       throw new UsageError('--indexes-option needs --indexes <dir|s3://bucket/prefix>');
-    const bars = new Map<string, Progress>();
-    const finished = new Set<string>();
+    const progress = phaseProgress(io.stderr, phaseLabels);
     const built = await buildStore({
       bundle,
       directory,
@@ -87,23 +86,7 @@ export const ingestCommand: Command = {
       ...(indexes !== undefined ? { indexes } : {}),
       ...(Object.keys(indexStorageOptions).length > 0 ? { indexStorageOptions } : {}),
       // The graph and the indexes are built at once: one progress line per phase.
-      onProgress: (phase, done, total) => {
-        let progress = bars.get(phase);
-        if (!progress) {
-          progress = new Progress({
-            stream: io.stderr,
-            label: phaseLabels[phase] ?? phase,
-            ...(total ? { total } : {}),
-          });
-          bars.set(phase, progress);
-        }
-        progress.update(done);
-        // A finished phase leaves its last line standing while the other goes on.
-        if (total !== undefined && done >= total && !finished.has(phase)) {
-          finished.add(phase);
-          progress.finish();
-        }
-      },
+      onProgress: progress.onProgress,
     });
     const { manifest } = built;
     const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);

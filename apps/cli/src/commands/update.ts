@@ -1,6 +1,16 @@
 import { resolve } from 'node:path';
 import { applyChanges } from '@weft/store';
 import { type Command, requiredOption, UsageError } from '../command.ts';
+import { phaseProgress } from '../progress.ts';
+
+/** What the phases of `applyChanges` are called on the progress bars (on a terminal). */
+const phaseLabels: Record<string, string> = {
+  validate: 'read and check the change set',
+  graph: 'change the graph',
+  relations: 'relation text of the nodes around the change',
+  embed: 'embed the upserted documents',
+  index: 'rewrite the index rows',
+};
 
 /** `weft update`: apply a change set to a store, atomically, without rebuilding it. */
 export const updateCommand: Command = {
@@ -27,19 +37,27 @@ export const updateCommand: Command = {
     if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
     const changes = resolve(io.cwd, changesArgument);
     const directory = resolve(io.cwd, requiredOption(args, 'db'));
-    const applied = await applyChanges(directory, changes, { strict: args.values.strict === true });
+    const json = args.values.json === true;
+    const progress = phaseProgress(io.stderr, phaseLabels);
+    const applied = await applyChanges(directory, changes, {
+      strict: args.values.strict === true,
+      ...(json ? {} : { onProgress: progress.onProgress }),
+    });
+    progress.finish();
     const seconds = Math.round(applied.seconds * 100) / 100;
-    if (args.values.json) {
+    if (json) {
       io.stdout.write(
         `${JSON.stringify({
           store: directory,
           changes,
           version: applied.version,
           previousVersion: applied.previousVersion,
+          unchanged: applied.unchanged,
           nodesUpserted: applied.nodesUpserted,
           nodesDeleted: applied.nodesDeleted,
           edgesUpserted: applied.edgesUpserted,
           edgesDeleted: applied.edgesDeleted,
+          edgesDeletedWithNodes: applied.edgesDeletedWithNodes,
           rowsRewritten: applied.rowsRewritten,
           embedded: applied.embedded,
           nodes: applied.manifest.counts.nodes,
@@ -50,10 +68,18 @@ export const updateCommand: Command = {
       );
       return 0;
     }
+    if (applied.unchanged) {
+      io.stdout.write(
+        `Nothing to change: the change set upserts nothing and deletes no node or edge the store holds; ${directory} stays at version ${applied.version} (no version created)\n`,
+      );
+      return 0;
+    }
+    const withNodes =
+      applied.edgesDeletedWithNodes > 0 ? ` (${applied.edgesDeletedWithNodes} with the deleted nodes)` : '';
     io.stdout.write(
       [
         `Updated ${directory} to version ${applied.version} (from ${applied.previousVersion}) in ${seconds} s`,
-        `  nodes: ${applied.nodesUpserted} upserted, ${applied.nodesDeleted} deleted; edges: ${applied.edgesUpserted} upserted, ${applied.edgesDeleted} deleted`,
+        `  nodes: ${applied.nodesUpserted} upserted, ${applied.nodesDeleted} deleted; edges: ${applied.edgesUpserted} upserted, ${applied.edgesDeleted} deleted${withNodes}`,
         `  index rows rewritten: ${applied.rowsRewritten} (${applied.embedded} embedded)`,
         `  the store now holds ${applied.manifest.counts.nodes.toLocaleString('en-US')} nodes, ${applied.manifest.counts.edges.toLocaleString('en-US')} edges`,
       ].join('\n') + '\n',
