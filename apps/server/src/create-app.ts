@@ -258,7 +258,12 @@ export function createApp(options: AppOptions): WeftApp {
     });
   }
   if (options.apiKeys) {
-    app.use('*', apiKeyAuth(options.apiKeys));
+    const assets = options.assets;
+    // The explorer's files are open (the page then asks for a key); every API route needs one.
+    app.use(
+      '*',
+      apiKeyAuth(options.apiKeys, assets ? async (path) => (await assets(path)) !== undefined : undefined),
+    );
     const read = requireScope('read');
     for (const path of ['/query', '/ask', '/stacks', '/nodes', '/nodes/*']) app.use(path, read);
   }
