@@ -319,26 +319,27 @@ export function createApp(options: AppOptions): WeftApp {
     const body = c.req.valid('json');
     const stackName = knownStack(body.stack);
     const explain = body.explain === true;
-    const json = await withDeadline(c, tracker, limits.timeoutMs, async (abortSignal) => {
-      const retriever = await pool.get(stackName);
-      const result = await underModelDeadline(() =>
-        retrieve(retriever, { query: body.query, limit: body.limit ?? 20, abortSignal }),
-      );
-      const labels = await fetchLabels(
-        store.graph,
-        explain ? mentionedIds(result) : result.ranking.map((r) => r.id),
-      );
-      const ranked = queryResultJson(result, labels, { query: body.query, stack: retriever.name, explain });
-      const warnings = await storeWarnings();
-      const answer =
-        warnings.length > 0 ? { ...ranked, warnings: [...ranked.warnings, ...warnings] } : ranked;
-      if (body.documents !== true) return answer;
-      const nodes = await store.graph.doGetNodes(
-        answer.results.map((r) => r.id),
-        { abortSignal },
-      );
-      return { ...answer, results: answer.results.map((r, i) => ({ ...r, text: nodes[i]?.text ?? '' })) };
-    });
+    // The model's deadline starts with the request's (building the stack on first use counts too).
+    const json = await withDeadline(c, tracker, limits.timeoutMs, (abortSignal) =>
+      underModelDeadline(async () => {
+        const retriever = await pool.get(stackName);
+        const result = await retrieve(retriever, { query: body.query, limit: body.limit ?? 20, abortSignal });
+        const labels = await fetchLabels(
+          store.graph,
+          explain ? mentionedIds(result) : result.ranking.map((r) => r.id),
+        );
+        const ranked = queryResultJson(result, labels, { query: body.query, stack: retriever.name, explain });
+        const warnings = await storeWarnings();
+        const answer =
+          warnings.length > 0 ? { ...ranked, warnings: [...ranked.warnings, ...warnings] } : ranked;
+        if (body.documents !== true) return answer;
+        const nodes = await store.graph.doGetNodes(
+          answer.results.map((r) => r.id),
+          { abortSignal },
+        );
+        return { ...answer, results: answer.results.map((r, i) => ({ ...r, text: nodes[i]?.text ?? '' })) };
+      }),
+    );
     // The schema describes the plan and the trace loosely (their types live in @weft/spec).
     return c.json(json as unknown as z.infer<typeof schemas.queryResponse>, 200);
   });
