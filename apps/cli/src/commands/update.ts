@@ -1,24 +1,33 @@
 import { resolve } from 'node:path';
 import { applyChanges } from '@weft/store';
 import { type Command, requiredOption, UsageError } from '../command.ts';
+import {
+  embeddingLine,
+  embeddingOptionDetails,
+  embeddingOptions,
+  embeddingOptionSpecs,
+  retryNotice,
+} from '../embedding-options.ts';
 
 /** `weft update`: apply a change set to a store, atomically, without rebuilding it. */
 export const updateCommand: Command = {
   name: 'update',
   summary: 'Apply a change set (node/edge upserts, deletions) to a store in place, atomically',
-  usage: 'weft update --db <dir> <changes> [--strict] [--json]',
+  usage: 'weft update --db <dir> <changes> [--strict] [--embedding-cache <dir|none>] [--json]',
   details: [
     '<changes>          a change-set folder: nodes.jsonl, edges.jsonl (upserts in the bundle format)',
     '                   and deletions.jsonl ({"node": id} or {"edge": {src, type, dst}}); see docs/skb-format.md',
     '--db <dir>         the store to change; it applies whole or not at all, and readers keep',
     '                   answering from the previous version until the new one is committed',
     '--strict           stop validation at the first problem (default: report every problem)',
+    ...embeddingOptionDetails,
     '--json             print the summary as one JSON object on stdout',
   ],
   examples: ['weft update --db /tmp/wn changes/2026-11-25', 'weft update --db stores/mine my-changes --json'],
   options: {
     db: { type: 'string' },
     strict: { type: 'boolean' },
+    ...embeddingOptionSpecs,
   },
   async run(args, io) {
     const [changesArgument, ...extra] = args.positionals;
@@ -27,7 +36,11 @@ export const updateCommand: Command = {
     if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
     const changes = resolve(io.cwd, changesArgument);
     const directory = resolve(io.cwd, requiredOption(args, 'db'));
-    const applied = await applyChanges(directory, changes, { strict: args.values.strict === true });
+    const applied = await applyChanges(directory, changes, {
+      strict: args.values.strict === true,
+      ...embeddingOptions(args, io.cwd),
+      onEmbeddingRetry: (error, delayMs) => io.stderr.write(retryNotice(error, delayMs)),
+    });
     const seconds = Math.round(applied.seconds * 100) / 100;
     if (args.values.json) {
       io.stdout.write(
@@ -42,6 +55,7 @@ export const updateCommand: Command = {
           edgesDeleted: applied.edgesDeleted,
           rowsRewritten: applied.rowsRewritten,
           embedded: applied.embedded,
+          embedding: applied.embedding ?? null,
           nodes: applied.manifest.counts.nodes,
           edges: applied.manifest.counts.edges,
           seconds,
@@ -55,6 +69,7 @@ export const updateCommand: Command = {
         `Updated ${directory} to version ${applied.version} (from ${applied.previousVersion}) in ${seconds} s`,
         `  nodes: ${applied.nodesUpserted} upserted, ${applied.nodesDeleted} deleted; edges: ${applied.edgesUpserted} upserted, ${applied.edgesDeleted} deleted`,
         `  index rows rewritten: ${applied.rowsRewritten} (${applied.embedded} embedded)`,
+        ...[embeddingLine(applied.embedding)].filter((line) => line !== undefined),
         `  the store now holds ${applied.manifest.counts.nodes.toLocaleString('en-US')} nodes, ${applied.manifest.counts.edges.toLocaleString('en-US')} edges`,
       ].join('\n') + '\n',
     );
