@@ -121,6 +121,8 @@ export class CachedEmbedder {
   private dimensions: number | undefined;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Texts being embedded now → their vector. */
+  private readonly running = new Map<string, Promise<ArrayLike<number>>>();
   private stats = { texts: 0, cacheHits: 0, cacheMisses: 0, calls: 0, retries: 0 };
 
   constructor(
@@ -178,6 +180,8 @@ export class CachedEmbedder {
     const vectors: (ArrayLike<number> | undefined)[] = new Array(texts.length);
     /** Texts to embed (each once) → the positions that want them. */
     const missing = new Map<string, { key: Buffer; at: number[] }>();
+    /** Texts another `embed` running now is embedding: their vectors are awaited, not asked again. */
+    const elsewhere: Promise<void>[] = [];
     texts.forEach((text, i) => {
       const pending = missing.get(text);
       if (pending) {
@@ -189,7 +193,18 @@ export class CachedEmbedder {
       if (cached) {
         this.dimensions ??= cached.length;
         vectors[i] = cached;
-      } else missing.set(text, { key, at: [i] });
+        return;
+      }
+      const running = this.running.get(text);
+      if (running) {
+        elsewhere.push(
+          running.then((vector) => {
+            vectors[i] = vector;
+          }),
+        );
+        return;
+      }
+      missing.set(text, { key, at: [i] });
     });
     this.stats.texts += texts.length;
     this.stats.cacheMisses += missing.size;
@@ -198,15 +213,26 @@ export class CachedEmbedder {
     const batches: (typeof entries)[] = [];
     for (let i = 0; i < entries.length; i += this.options.batchSize)
       batches.push(entries.slice(i, i + this.options.batchSize));
-    await Promise.all(
-      batches.map(async (batch) => {
-        const embedded = await this.call(batch.map(([text]) => text));
-        this.cache?.put(batch.map(([, { key }], i) => ({ key, vector: embedded[i]! })));
-        batch.forEach(([, { at }], i) => {
-          for (const position of at) vectors[position] = embedded[i]!;
-        });
+    const calls = batches.map(async (batch) => {
+      const embedded = await this.call(batch.map(([text]) => text));
+      this.cache?.put(batch.map(([, { key }], i) => ({ key, vector: embedded[i]! })));
+      batch.forEach(([, { at }], i) => {
+        for (const position of at) vectors[position] = embedded[i]!;
+      });
+      return embedded;
+    });
+    batches.forEach((batch, b) =>
+      batch.forEach(([text], i) => {
+        const vector = calls[b]!.then((embedded) => embedded[i]!);
+        vector.catch(() => {});
+        this.running.set(text, vector);
       }),
     );
+    try {
+      await Promise.all([...calls, ...elsewhere]);
+    } finally {
+      for (const [text] of entries) this.running.delete(text);
+    }
     return vectors as ArrayLike<number>[];
   }
 
