@@ -135,6 +135,8 @@ export function fakeEmbedding(text: string, dimensions = 32): number[] {
 export async function embeddingsServer(
   options: {
     readonly dimensions?: number;
+    /** Each answer is sent this long after the call arrived (a hosted API's latency). */
+    delayMs?: number;
     fail?: (call: EmbeddingsCall) => EmbeddingsFailure | undefined;
     hold?: (call: EmbeddingsCall) => boolean;
   } = {},
@@ -171,6 +173,8 @@ export async function embeddingsServer(
       );
       return;
     }
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    if (response.destroyed) return;
     answered.push(...inputs);
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(
