@@ -494,7 +494,9 @@ async function embedUpserts(
       dimensions: indexes.vector.dimensions,
       ...(cache ? { cache } : {}),
       ...(options.onEmbeddingRetry ? { onRetry: options.onEmbeddingRetry } : {}),
+      onProgress: (done) => options.onProgress?.('index:embed', done, texts.length),
     });
+    options.onProgress?.('index:embed', 0, texts.length);
     const vectors = await embedder.embed(texts);
     if (vectors.some((vector) => vector.length !== indexes.vector!.dimensions))
       throw new WeftError({

@@ -63,10 +63,19 @@ describe('CachedEmbedder', () => {
     const directory = await mkdtemp(join(tmpdir(), 'weft-cached-embedder-'));
     try {
       const cache = await EmbeddingCache.open(directory);
-      const embedder = new CachedEmbedder(model, { namespace: 'mock', cache, batchSize: 3, concurrency: 2 });
+      const progress: number[] = [];
+      const embedder = new CachedEmbedder(model, {
+        namespace: 'mock',
+        cache,
+        batchSize: 3,
+        concurrency: 2,
+        onProgress: (done) => progress.push(done),
+      });
       const texts = Array.from({ length: 20 }, (_, i) => `text ${i % 15}`);
       const [a, b] = await Promise.all([embedder.embed(texts.slice(0, 10)), embedder.embed(texts.slice(10))]);
       expect(most).toBe(2);
+      expect(progress.at(-1)).toBe(20);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
       expect([...a!, ...b!].map((v) => Array.from(v))).toEqual(texts.map((t) => [t.length, 1]));
       expect(embedder.statistics).toMatchObject({
         texts: 20,

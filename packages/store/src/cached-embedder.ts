@@ -35,6 +35,13 @@ export interface EmbeddingStats {
   readonly cache?: string;
 }
 
+/** Positions that wait for the texts of `missing`. */
+function waitingPositions(missing: ReadonlyMap<string, { readonly at: readonly number[] }>): number {
+  let count = 0;
+  for (const { at } of missing.values()) count += at.length;
+  return count;
+}
+
 export const defaultRemoteEmbedding = {
   batchSize: 256,
   concurrency: 4,
@@ -118,6 +125,8 @@ export class CachedEmbedder {
   private readonly options: Required<RemoteEmbeddingOptions>;
   private readonly abortSignal: AbortSignal | undefined;
   private readonly onRetry: ((error: unknown, delayMs: number) => void) | undefined;
+  private readonly onProgress: ((done: number) => void) | undefined;
+  private done = 0;
   private dimensions: number | undefined;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -135,6 +144,8 @@ export class CachedEmbedder {
       readonly abortSignal?: AbortSignal;
       /** Called before each retry's wait (e.g. to say so on the progress line). */
       readonly onRetry?: (error: unknown, delayMs: number) => void;
+      /** Called as texts get their vectors: how many so far (from the cache or embedded). */
+      readonly onProgress?: (done: number) => void;
     },
   ) {
     this.model = model;
@@ -143,6 +154,7 @@ export class CachedEmbedder {
     this.abortSignal = options.abortSignal;
     this.onRetry = options.onRetry;
     this.dimensions = options.dimensions;
+    this.onProgress = options.onProgress;
     const pick = <K extends keyof RemoteEmbeddingOptions>(key: K) => {
       const value = options[key] ?? defaultRemoteEmbedding[key];
       if (!Number.isFinite(value) || value < (key === 'batchSize' || key === 'concurrency' ? 1 : 0))
@@ -209,6 +221,7 @@ export class CachedEmbedder {
     this.stats.texts += texts.length;
     this.stats.cacheMisses += missing.size;
     this.stats.cacheHits += texts.length - missing.size;
+    this.report(texts.length - waitingPositions(missing));
     const entries = [...missing];
     const batches: (typeof entries)[] = [];
     for (let i = 0; i < entries.length; i += this.options.batchSize)
@@ -216,24 +229,33 @@ export class CachedEmbedder {
     const calls = batches.map(async (batch) => {
       const embedded = await this.call(batch.map(([text]) => text));
       this.cache?.put(batch.map(([, { key }], i) => ({ key, vector: embedded[i]! })));
+      let count = 0;
       batch.forEach(([, { at }], i) => {
         for (const position of at) vectors[position] = embedded[i]!;
+        count += at.length;
       });
+      this.report(count);
       return embedded;
     });
-    batches.forEach((batch, b) =>
-      batch.forEach(([text], i) => {
+    for (const [b, batch] of batches.entries()) {
+      for (const [i, [text]] of batch.entries()) {
         const vector = calls[b]!.then((embedded) => embedded[i]!);
         vector.catch(() => {});
         this.running.set(text, vector);
-      }),
-    );
+      }
+    }
     try {
       await Promise.all([...calls, ...elsewhere]);
     } finally {
       for (const [text] of entries) this.running.delete(text);
     }
     return vectors as ArrayLike<number>[];
+  }
+
+  private report(count: number): void {
+    if (count === 0) return;
+    this.done += count;
+    this.onProgress?.(this.done);
   }
 
   /** One embedding call (within the concurrency bound), retried while it fails in a retryable way. */

@@ -123,6 +123,8 @@ describe('embeddings paid for once (--embedder provider:model)', () => {
       cache: join(root, 'store', embeddingCacheFolder),
     });
     expect(first.result.json.indexes.vector).toMatchObject({ dimensions: 32 });
+    // The embedding shows on the progress lines.
+    expect(first.result.err).toMatch(/index:embed .* 100% 400\/400/);
     reference = await rankings(join(root, 'store'));
     expect(reference.flat().length).toBeGreaterThan(0);
 
@@ -204,6 +206,8 @@ describe('embeddings paid for once (--embedder provider:model)', () => {
       cacheMisses: update.inputs.length,
       calls: update.calls,
     });
+    const total = update.result.json.embedding.texts;
+    expect(update.result.err).toMatch(new RegExp(`embed .* 100% ${total}/${total}`));
     // The same change set on a copy of the store: its texts are all in the shared cache now.
     const repeat = await embeddedDuring(() =>
       cli('update', '--db', 'third-copy', fixture.changes, '--embedding-cache', shared, '--json'),

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { applyChanges } from '@weft/store';
 import { type Command, requiredOption, UsageError } from '../command.ts';
+import { Progress } from '../progress.ts';
 import {
   embeddingLine,
   embeddingOptionDetails,
@@ -36,8 +37,16 @@ export const updateCommand: Command = {
     if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
     const changes = resolve(io.cwd, changesArgument);
     const directory = resolve(io.cwd, requiredOption(args, 'db'));
+    let embedding: Progress | undefined;
     const applied = await applyChanges(directory, changes, {
       strict: args.values.strict === true,
+      // A hosted embedder's progress (the local one embeds a change set in moments).
+      onProgress: (phase, done, total) => {
+        if (phase !== 'index:embed' || !total) return;
+        embedding ??= new Progress({ stream: io.stderr, label: 'embed', total });
+        embedding.update(done);
+        if (done >= total) embedding.finish();
+      },
       ...embeddingOptions(args, io.cwd),
       onEmbeddingRetry: (error, delayMs) => io.stderr.write(retryNotice(error, delayMs)),
     });
