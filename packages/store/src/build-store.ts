@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { WeftError } from '@weft/kit';
 import { formatSkbIssue, openBundle, type ValidationReport, validateBundle } from '@weft/skb';
 import type { GraphBackendV1, GraphBuildResult, IndexBackendV1, IndexStorageOptions } from '@weft/spec';
@@ -110,6 +110,22 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
   const indexesLocation = options.indexes === undefined ? undefined : parseIndexesLocation(options.indexes);
   await recoverStoreDirectory(directory);
   assertReplaceable(directory);
+  const ownCache = join(directory, embeddingCacheFolder);
+  const cacheDirectory =
+    options.embeddingCache === false
+      ? undefined
+      : options.embeddingCache === undefined
+        ? ownCache
+        : resolve(options.embeddingCache);
+  if (
+    cacheDirectory !== undefined &&
+    cacheDirectory !== ownCache &&
+    (cacheDirectory === directory || cacheDirectory.startsWith(`${directory}${sep}`))
+  )
+    throw new WeftError({
+      code: 'WEFT_BAD_INPUT',
+      message: `--embedding-cache ${cacheDirectory} is inside the store ${directory}, which the build replaces; give a folder outside it (the store's own cache is ${ownCache}, the default)`,
+    });
 
   const validation = await validateBundle(bundle, {
     strict: options.strict ?? false,
@@ -120,13 +136,6 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
   const { summary } = validation;
 
   const staging = stagingDirectory(directory);
-  const ownCache = join(directory, embeddingCacheFolder);
-  const cacheDirectory =
-    options.embeddingCache === false
-      ? undefined
-      : options.embeddingCache === undefined
-        ? ownCache
-        : resolve(options.embeddingCache);
   let embedding: EmbeddingStats | undefined;
   try {
     await mkdir(staging, { recursive: true });

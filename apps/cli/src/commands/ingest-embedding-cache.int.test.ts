@@ -163,6 +163,21 @@ describe('embeddings paid for once (--embedder provider:model)', () => {
 
   it('shares a cache between stores (--embedding-cache) and weft update embeds only texts it has not seen', async () => {
     const shared = join(root, 'shared-cache');
+    // A cache inside the store would go with the store the build replaces; bad sizes are usage errors.
+    for (const [flags, message] of [
+      [['--embedding-cache', 'store/mine'], /--embedding-cache .*store\/mine is inside the store/],
+      [['--embed-batch', '0'], /--embed-batch must be an integer from 1 to 100,000, got "0"/],
+      [['--embed-concurrency', 'many'], /--embed-concurrency must be an integer/],
+    ] as const) {
+      const c = captureIo(root);
+      const code = await runCli(
+        ['ingest', fixture.before, '--db', 'store', '--embedder', server.embedder, ...flags],
+        c.io,
+        [ingestCommand],
+      );
+      expect(code).toBe(2);
+      expect(c.err()).toMatch(message);
+    }
     const first = await embeddedDuring(() =>
       cli(
         'ingest',
