@@ -287,6 +287,14 @@ describe('embeddings paid for once (--embedder provider:model)', () => {
     }
   }, 300_000);
 
+  it('keeps no cache for the local embedder (fitted anew by each ingest)', async () => {
+    const local = await embeddedDuring(() => cli('ingest', fixture.before, '--db', 'local', '--json'));
+    expect(local.calls).toBe(0);
+    expect(local.result.json.embedding).toBeNull();
+    expect(local.result.json.indexes.vector.embedder).toMatch(/^local:/);
+    expect(existsSync(join(root, 'local', embeddingCacheFolder))).toBe(false);
+  }, 300_000);
+
   it('resumes an ingest killed at half its embeddings without embedding any text twice', async () => {
     const store = join(root, 'killed');
     const cacheFolder = join(store, embeddingCacheFolder);
