@@ -56,23 +56,30 @@ export class Progress {
 /**
  * One progress bar per phase of a long operation (`onProgress(phase, done, total?)` of `buildStore`
  * and `applyChanges`): phases may run at once (an ingest builds the graph and the indexes together);
- * a finished phase leaves its last line standing. `finish()` closes those still open.
+ * a finished phase leaves its last line standing (a report after that changes nothing, so a phase
+ * reported by more than one source draws one bar). `finish()` closes those still open; `note(text)`
+ * writes a line of its own (e.g. a retry notice) rather than onto a bar being drawn.
  */
 export function phaseProgress(
   stream: NodeJS.WritableStream,
   labels: Readonly<Record<string, string>> = {},
-): { onProgress: (phase: string, done: number, total?: number) => void; finish: () => void } {
+): {
+  onProgress: (phase: string, done: number, total?: number) => void;
+  finish: () => void;
+  note: (text: string) => void;
+} {
   const bars = new Map<string, Progress>();
   const finished = new Set<string>();
   return {
     onProgress(phase, done, total) {
+      if (finished.has(phase)) return;
       let progress = bars.get(phase);
       if (!progress) {
         progress = new Progress({ stream, label: labels[phase] ?? phase, ...(total ? { total } : {}) });
         bars.set(phase, progress);
       }
       progress.update(done);
-      if (total !== undefined && done >= total && !finished.has(phase)) {
+      if (total !== undefined && done >= total) {
         finished.add(phase);
         progress.finish();
       }
@@ -83,6 +90,11 @@ export function phaseProgress(
           finished.add(phase);
           bar.finish();
         }
+    },
+    note(text) {
+      // On a terminal a bar may be drawn on the current line: clear it first (it is redrawn on its next update).
+      const tty = (stream as NodeJS.WritableStream & { isTTY?: boolean }).isTTY === true;
+      stream.write(`${tty && bars.size > finished.size ? '\r\u001b[K' : ''}${text}`);
     },
   };
 }

@@ -2,10 +2,17 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WeftError } from '@weft/kit';
-import { createEmbeddingModel, embedTexts } from '@weft/embed-local';
+import { createEmbeddingModel, embedTexts, parseEmbedderSpec } from '@weft/embed-local';
 import { type LanceNodeRecord, readLanceNodes, updateLanceNodes } from '@weft/index-lancedb';
 import { type ChangeSetReport, formatSkbIssue, readChangeSet } from '@weft/skb';
 import type { GraphBackendV1, GraphStoreV1, SkbChangeSet, SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
+import {
+  CachedEmbedder,
+  type EmbeddingStats,
+  type RemoteEmbeddingOptions,
+  remoteEmbedderNamespace,
+} from './cached-embedder.ts';
+import { EmbeddingCache, embeddingCacheFolder } from './embedding-cache.ts';
 import { resolveGraphBackend } from './graph-backends.ts';
 import {
   describedByNeighbours,
@@ -30,7 +37,19 @@ export interface ApplyChangesOptions {
   readonly strict?: boolean;
   /** The caps the store's relation text was built with (default: `buildStore`'s defaults). */
   readonly relationLimits?: RelationDocumentOptions;
-  /** `phase` is e.g. `validate`, `graph:upsert-nodes`, `index:embed`. */
+  /**
+   * The embedding cache of a hosted embedder (see `buildStore`): by default the store's own
+   * (`<directory>/embedding-cache`), a folder of your own, or `false` for none.
+   */
+  readonly embeddingCache?: string | false;
+  /** Batch size, concurrency and retries of a hosted embedder. */
+  readonly remoteEmbedding?: RemoteEmbeddingOptions;
+  /** Called before a failed embedding call is retried. */
+  readonly onEmbeddingRetry?: (error: unknown, delayMs: number) => void;
+  /**
+   * `phase` is `validate`, `graph` (and the backend's `graph:…`), `relations`, `embed` (a hosted
+   * embedder's texts as they get their vectors, from the cache or embedded) and `index`; `total` when known.
+   */
   readonly onProgress?: (phase: string, done: number, total?: number) => void;
   /** Test hook: called when the new version is complete, just before the manifest is committed. */
   readonly beforeCommit?: () => Promise<void>;
@@ -58,6 +77,8 @@ export interface AppliedChanges {
   readonly rowsRewritten: number;
   /** Documents embedded (the upserted nodes'). */
   readonly embedded: number;
+  /** What embedding with a hosted embedder cost (cache hits and misses, calls, retries); absent for `local`. */
+  readonly embedding?: EmbeddingStats;
   readonly seconds: number;
   /** Seconds per phase. */
   readonly timings: Readonly<Record<string, number>>;
@@ -194,6 +215,7 @@ export async function applyChanges(
     const after = await backend.open(graphPath, { baseDirectory: directory });
     let upserts: LanceNodeRecord[];
     let embedded = 0;
+    let embedding: EmbeddingStats | undefined;
     try {
       const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
       const rewritten = await affectedAfter(after, schema, changes, affected, previous);
@@ -205,7 +227,8 @@ export async function applyChanges(
       options.onProgress?.('relations', rewritten.size, rewritten.size);
       options.onProgress?.('embed', 0, changes.nodes.length);
       const upserted = new Map(changes.nodes.map((node) => [node.id, node]));
-      const vectors = await embedUpserts(directory, indexes, changes.nodes);
+      const { vectors, stats } = await embedUpserts(directory, indexes, changes.nodes, options);
+      embedding = stats;
       embedded = changes.nodes.length;
       lap('embed');
       options.onProgress?.('embed', embedded, changes.nodes.length);
@@ -274,6 +297,7 @@ export async function applyChanges(
       edgesDeletedWithNodes: effect.edgesDeletedWithNodes,
       rowsRewritten: upserts.length,
       embedded,
+      ...(embedding ? { embedding } : {}),
       seconds: (performance.now() - started) / 1000,
       timings,
     };
@@ -526,20 +550,50 @@ async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
   yield* items;
 }
 
-/** The embeddings of the upserted nodes with the store's embedder; undefined for a store without vectors. */
+/**
+ * The embeddings of the upserted nodes with the store's embedder (undefined for a store without
+ * vectors); a hosted embedder's through the embedding cache.
+ */
 async function embedUpserts(
   directory: string,
   indexes: NonNullable<StoreManifest['indexes']>,
   nodes: readonly SkbNode[],
-): Promise<ArrayLike<number>[] | undefined> {
-  if (!indexes.vector) return undefined;
-  if (nodes.length === 0) return [];
+  options: ApplyChangesOptions,
+): Promise<{ vectors: ArrayLike<number>[] | undefined; stats?: EmbeddingStats }> {
+  if (!indexes.vector) return { vectors: undefined };
   const spec =
     indexes.vector.embedderSpec ??
     (indexes.vector.embedder.startsWith('local:') ? 'local' : indexes.vector.embedder);
-  const model = await createEmbeddingModel(spec, { localDirectory: join(directory, localEmbedderPath) });
-  return embedTexts(
-    model,
-    nodes.map((node) => embeddingText(node)),
-  );
+  const texts = nodes.map((node) => embeddingText(node));
+  if (parseEmbedderSpec(spec).kind === 'local') {
+    if (nodes.length === 0) return { vectors: [] };
+    const model = await createEmbeddingModel(spec, { localDirectory: join(directory, localEmbedderPath) });
+    return { vectors: await embedTexts(model, texts) };
+  }
+  const model = await createEmbeddingModel(spec);
+  const folder =
+    options.embeddingCache === false
+      ? undefined
+      : resolve(directory, options.embeddingCache ?? embeddingCacheFolder);
+  const cache = folder === undefined || nodes.length === 0 ? undefined : await EmbeddingCache.open(folder);
+  try {
+    const embedder = new CachedEmbedder(model, {
+      ...options.remoteEmbedding,
+      namespace: remoteEmbedderNamespace(spec, model),
+      dimensions: indexes.vector.dimensions,
+      ...(cache ? { cache } : {}),
+      ...(options.onEmbeddingRetry ? { onRetry: options.onEmbeddingRetry } : {}),
+      // The embed phase's progress (applyChanges reports its start and end): texts as they get vectors.
+      onProgress: (done) => options.onProgress?.('embed', done, texts.length),
+    });
+    const vectors = await embedder.embed(texts);
+    if (vectors.some((vector) => vector.length !== indexes.vector!.dimensions))
+      throw new WeftError({
+        code: 'WEFT_EMBEDDER_MISMATCH',
+        message: `${spec} now returns vectors of another size than the store's ${indexes.vector.dimensions}; rebuild the store with weft ingest`,
+      });
+    return { vectors, stats: embedder.statistics };
+  } finally {
+    cache?.close();
+  }
 }

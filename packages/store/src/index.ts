@@ -22,6 +22,15 @@ export {
 } from './index-backends.ts';
 export { openStore, type OpenStoreOptions } from './open-store.ts';
 export {
+  CachedEmbedder,
+  defaultRemoteEmbedding,
+  type EmbeddingStats,
+  type RemoteEmbeddingOptions,
+  remoteEmbedderNamespace,
+  retryDelayMs,
+} from './cached-embedder.ts';
+export { EmbeddingCache, embeddingCacheFolder, embeddingCacheKey } from './embedding-cache.ts';
+export {
   edgeTypeWords,
   type RelationDocumentOptions,
   RelationDocuments,

@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { applyChanges } from '@weft/store';
 import { type Command, requiredOption, UsageError } from '../command.ts';
+import {
+  embeddingLine,
+  embeddingOptionDetails,
+  embeddingOptions,
+  embeddingOptionSpecs,
+  retryNotice,
+} from '../embedding-options.ts';
 import { phaseProgress } from '../progress.ts';
 
 /** What the phases of `applyChanges` are called on the progress bars (on a terminal). */
@@ -16,19 +23,21 @@ const phaseLabels: Record<string, string> = {
 export const updateCommand: Command = {
   name: 'update',
   summary: 'Apply a change set (node/edge upserts, deletions) to a store in place, atomically',
-  usage: 'weft update --db <dir> <changes> [--strict] [--json]',
+  usage: 'weft update --db <dir> <changes> [--strict] [--embedding-cache <dir|none>] [--json]',
   details: [
     '<changes>          a change-set folder: nodes.jsonl, edges.jsonl (upserts in the bundle format)',
     '                   and deletions.jsonl ({"node": id} or {"edge": {src, type, dst}}); see docs/skb-format.md',
     '--db <dir>         the store to change; it applies whole or not at all, and readers keep',
     '                   answering from the previous version until the new one is committed',
     '--strict           stop validation at the first problem (default: report every problem)',
+    ...embeddingOptionDetails,
     '--json             print the summary as one JSON object on stdout',
   ],
   examples: ['weft update --db /tmp/wn changes/2026-11-25', 'weft update --db stores/mine my-changes --json'],
   options: {
     db: { type: 'string' },
     strict: { type: 'boolean' },
+    ...embeddingOptionSpecs,
   },
   async run(args, io) {
     const [changesArgument, ...extra] = args.positionals;
@@ -38,10 +47,14 @@ export const updateCommand: Command = {
     const changes = resolve(io.cwd, changesArgument);
     const directory = resolve(io.cwd, requiredOption(args, 'db'));
     const json = args.values.json === true;
+    // One bar per phase, on a terminal only (with --json too: the bars go to stderr); a hosted
+    // embedder's texts advance the embed phase's bar as they get their vectors.
     const progress = phaseProgress(io.stderr, phaseLabels);
     const applied = await applyChanges(directory, changes, {
       strict: args.values.strict === true,
-      ...(json ? {} : { onProgress: progress.onProgress }),
+      onProgress: progress.onProgress,
+      ...embeddingOptions(args, io.cwd),
+      onEmbeddingRetry: (error, delayMs) => progress.note(retryNotice(error, delayMs)),
     });
     progress.finish();
     const seconds = Math.round(applied.seconds * 100) / 100;
@@ -60,6 +73,7 @@ export const updateCommand: Command = {
           edgesDeletedWithNodes: applied.edgesDeletedWithNodes,
           rowsRewritten: applied.rowsRewritten,
           embedded: applied.embedded,
+          embedding: applied.embedding ?? null,
           nodes: applied.manifest.counts.nodes,
           edges: applied.manifest.counts.edges,
           seconds,
@@ -81,6 +95,7 @@ export const updateCommand: Command = {
         `Updated ${directory} to version ${applied.version} (from ${applied.previousVersion}) in ${seconds} s`,
         `  nodes: ${applied.nodesUpserted} upserted, ${applied.nodesDeleted} deleted; edges: ${applied.edgesUpserted} upserted, ${applied.edgesDeleted} deleted${withNodes}`,
         `  index rows rewritten: ${applied.rowsRewritten} (${applied.embedded} embedded)`,
+        ...[embeddingLine(applied.embedding)].filter((line) => line !== undefined),
         `  the store now holds ${applied.manifest.counts.nodes.toLocaleString('en-US')} nodes, ${applied.manifest.counts.edges.toLocaleString('en-US')} edges`,
       ].join('\n') + '\n',
     );
