@@ -41,6 +41,7 @@ export {
   listedCandidates,
   promptTriples,
   rankListAnswer,
+  reachedByGoldRoute,
   shownResults,
   triedRoutes,
   validateAnswer,

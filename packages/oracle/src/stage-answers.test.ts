@@ -14,6 +14,7 @@ import {
   judgeAnswer,
   promptTriples,
   rankListAnswer,
+  reachedByGoldRoute,
   triedRoutes,
   validateAnswer,
 } from './stage-answers.ts';
@@ -92,6 +93,27 @@ describe('the oracle on HybGRAG', () => {
     expect(JSON.parse(validateAnswer(results('Canon EF 100-400mm'), plan, false)).accept).toBe(false);
     expect(JSON.parse(validateAnswer(results('Canon EF 100-400mm'), plan, true)).accept).toBe(true);
     expect(JSON.parse(validateAnswer(results('AF-S Nikkor 200-500mm'), plan, true)).accept).toBe(false);
+  });
+
+  it('the validator accepts results that came by the gold route, and a gold answer among the top 3', () => {
+    const via = (path: string) =>
+      `Question: "q"\nTop results:\n[1] "Canon EF 100-400mm" (product) via ${path}: "…"\n[2] "Nikon D3500" (product) via text search`;
+    expect(reachedByGoldRoute(via('"Nikon D850" ←compatible_with— "Canon EF 100-400mm"'), plan)).toBe(true);
+    expect(
+      JSON.parse(validateAnswer(via('"Nikon D850" ←compatible_with— "Canon EF 100-400mm"'), plan, false)),
+    ).toMatchObject({
+      accept: true,
+      reason: 'the results came by the right route',
+    });
+    // Another anchor, or another relation: not the gold route.
+    expect(reachedByGoldRoute(via('"Nikon" ←made_by— "Canon EF 100-400mm"'), plan)).toBe(false);
+    expect(reachedByGoldRoute(via('"Nikon D850" —in_category→ "Lenses"'), plan)).toBe(false);
+    expect(JSON.parse(validateAnswer(via('text search'), plan, false)).accept).toBe(false);
+    const third = `${via('text search')}\n[3] "AF-S Nikkor 200-500mm" (product) via text search`;
+    expect(JSON.parse(validateAnswer(third, plan, false))).toMatchObject({
+      accept: true,
+      reason: 'the results reach a gold answer',
+    });
   });
 
   it('the commentor points at the module, the wrong entity or the missing one', () => {
