@@ -238,14 +238,17 @@ export interface OracleModelOptions {
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 /**
- * A scripted language model (AI SDK `LanguageModelV4`) that answers every planning prompt of the LLM
- * stacks with the gold plan of the question it is about — MoR's path planner (`plan paths`),
- * FocusedRetriever's Cypher planner (`write cypher`), HybGRAG's router (`route`) — in that planner's
- * format, and every other prompt neutrally: a listwise reranker gets the given order back, a
- * pointwise judge the same score for all, a pairwise judge a tie, a critic an accept. The question
- * is read from the prompt (`Question: "<…>"`, the last one; a question an expander lengthened is
- * known by its start); a planning prompt about a question
- * without a gold plan gets `{}`, which the planners reject (they fall back, as with a bad answer).
+ * A scripted language model (AI SDK `LanguageModelV4`) that answers every LLM stage of the stacks
+ * from the gold annotations of the question it is about, in the stage's format: MoR's path planner
+ * (`plan paths`), FocusedRetriever's Cypher planner (`write cypher`) and HybGRAG's router (`route`,
+ * `refine route`) with the gold plan; KAR's expansion, MixRAG's expert weights, HybGRAG's validator
+ * and commentor and the listwise, pointwise and pairwise rerankers from the plan and its gold
+ * answers (`stage-answers.ts`; `rerank: 'keep'` keeps the rerankers to the given order). `wrong`
+ * (`noisyStages`) makes the judged stages wrong on the queries it names. The question is read from
+ * the prompt (`Question: "<…>"`, the last one; a question an expander lengthened is known by its
+ * start); a planning prompt about a question without a gold plan gets `{}`, which the planners
+ * reject (they fall back, as with a bad answer), and any other prompt about one a neutral answer
+ * (the given order, a tie, one score for all, an accept, the question as the expansion).
  * No network; token usage is estimated (4 characters a token) so that metering reads as usual.
  */
 export function oracleLanguageModel(options: OracleModelOptions): OracleModel {
