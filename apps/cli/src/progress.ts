@@ -1,6 +1,7 @@
 /**
- * A progress line on stderr for long work: redrawn in place on a terminal, printed every 10% (and at
- * the end) otherwise, silent when `quiet`.
+ * A progress bar on stderr for long work, redrawn in place — on a terminal only (`isTTY`): a log or a
+ * pipe gets no bars (their lines are noise there), and nothing at all when `quiet`. `finish(message)`
+ * prints its message everywhere.
  */
 export class Progress {
   private readonly stream: NodeJS.WritableStream & { isTTY?: boolean };
@@ -9,7 +10,6 @@ export class Progress {
   private readonly quiet: boolean;
   private readonly started = performance.now();
   private lastDraw = 0;
-  private lastDecile = -1;
   private done = 0;
 
   constructor(options: { stream: NodeJS.WritableStream; label: string; total?: number; quiet?: boolean }) {
@@ -27,24 +27,19 @@ export class Progress {
     this.done = done;
     if (this.quiet) return;
     const now = performance.now();
-    if (this.stream.isTTY) {
-      if (now - this.lastDraw < 100) return;
-      this.lastDraw = now;
-      this.stream.write(`\r${this.line()}\u001b[K`);
-      return;
-    }
-    if (this.total) {
-      const decile = Math.floor((10 * done) / this.total);
-      if (decile === this.lastDecile) return;
-      this.lastDecile = decile;
-      this.stream.write(`${this.line()}\n`);
-    }
+    if (!this.stream.isTTY) return;
+    if (now - this.lastDraw < 100) return;
+    this.lastDraw = now;
+    this.stream.write(`\r${this.line()}\u001b[K`);
   }
 
   finish(message?: string): void {
     if (this.quiet) return;
-    const text = message ?? this.line();
-    this.stream.write(this.stream.isTTY ? `\r${text}\u001b[K\n` : `${text}\n`);
+    if (!this.stream.isTTY) {
+      if (message !== undefined) this.stream.write(`${message}\n`);
+      return;
+    }
+    this.stream.write(`\r${message ?? this.line()}\u001b[K\n`);
   }
 
   private line(): string {
@@ -56,4 +51,50 @@ export class Progress {
     const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
     return `${this.label} ${bar} ${(fraction * 100).toFixed(0).padStart(3)}% ${this.done.toLocaleString('en-US')}/${this.total.toLocaleString('en-US')} (${seconds}s)`;
   }
+}
+
+/**
+ * One progress bar per phase of a long operation (`onProgress(phase, done, total?)` of `buildStore`
+ * and `applyChanges`): phases may run at once (an ingest builds the graph and the indexes together);
+ * a finished phase leaves its last line standing (a report after that changes nothing, so a phase
+ * reported by more than one source draws one bar). `finish()` closes those still open; `note(text)`
+ * writes a line of its own (e.g. a retry notice) rather than onto a bar being drawn.
+ */
+export function phaseProgress(
+  stream: NodeJS.WritableStream,
+  labels: Readonly<Record<string, string>> = {},
+): {
+  onProgress: (phase: string, done: number, total?: number) => void;
+  finish: () => void;
+  note: (text: string) => void;
+} {
+  const bars = new Map<string, Progress>();
+  const finished = new Set<string>();
+  return {
+    onProgress(phase, done, total) {
+      if (finished.has(phase)) return;
+      let progress = bars.get(phase);
+      if (!progress) {
+        progress = new Progress({ stream, label: labels[phase] ?? phase, ...(total ? { total } : {}) });
+        bars.set(phase, progress);
+      }
+      progress.update(done);
+      if (total !== undefined && done >= total) {
+        finished.add(phase);
+        progress.finish();
+      }
+    },
+    finish() {
+      for (const [phase, bar] of bars)
+        if (!finished.has(phase)) {
+          finished.add(phase);
+          bar.finish();
+        }
+    },
+    note(text) {
+      // On a terminal a bar may be drawn on the current line: clear it first (it is redrawn on its next update).
+      const tty = (stream as NodeJS.WritableStream & { isTTY?: boolean }).isTTY === true;
+      stream.write(`${tty && bars.size > finished.size ? '\r\u001b[K' : ''}${text}`);
+    },
+  };
 }

@@ -44,3 +44,18 @@ describe('README, use it as a library', () => {
     }
   });
 });
+
+describe('README, Node version', () => {
+  it('states one Node version, the one package.json engines and the bootstrap require', async () => {
+    const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+    const engines = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')).engines
+      .node as string;
+    const required = /^>=(\d+)$/.exec(engines)?.[1];
+    expect(required).toBeDefined();
+    const bootstrap = await readFile(path.join(root, 'tooling/bootstrap/bootstrap.sh'), 'utf8');
+    expect(bootstrap).toContain(`-ge ${required} ]`);
+    const stated = [...readme.matchAll(/Node (?:≥|>=) ?(\d+)/g)].map((m) => m[1]);
+    expect(stated.length).toBeGreaterThan(0);
+    expect(new Set(stated)).toEqual(new Set([required]));
+  });
+});

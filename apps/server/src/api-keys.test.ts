@@ -61,6 +61,20 @@ describe('API keys', () => {
     expect((await guarded.request('/stacks', { headers: bearer(fullKey) })).status).toBe(200);
   });
 
+  it("with keys, the explorer's own files open without one (the page asks for it); the API does not", async () => {
+    const { app: guarded } = createApp({
+      store: memoryStore(),
+      registry: createStackRegistry(),
+      apiKeys: keys(),
+      assets: async (path) =>
+        path === '/' || path === '/app/main.ts' ? { body: 'page', contentType: 'text/html' } : undefined,
+    });
+    for (const route of ['/', '/app/main.ts']) expect((await guarded.request(route)).status, route).toBe(200);
+    for (const route of ['/stacks', '/openapi.json', '/nodes/p:d850', '/elsewhere.html'])
+      expect((await guarded.request(route)).status, route).toBe(401);
+    expect((await guarded.request('/', { method: 'POST' })).status).toBe(401);
+  });
+
   it("requireScope('write') lets a write key through and answers 403 to a read-only key; a write-only key cannot read", async () => {
     const guarded = app(keys());
     const write = (key: string) => guarded.request('/test-write', { method: 'POST', headers: bearer(key) });

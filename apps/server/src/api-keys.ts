@@ -119,11 +119,18 @@ const unauthorized = (c: Context, message: string) => {
 
 /**
  * Requires `Authorization: Bearer <key>` with one of `keys` on every request except `GET /health`
- * (load balancers call it): 401 otherwise. The key is never echoed, logged or kept.
+ * (load balancers call it) and the GETs `isPublic` lets through (the explorer's own files, which
+ * hold no data: a browser cannot send a key to open a page, and the page asks for one): 401
+ * otherwise. The key is never echoed, logged or kept.
  */
-export function apiKeyAuth(keys: ApiKeys): MiddlewareHandler {
+export function apiKeyAuth(
+  keys: ApiKeys,
+  isPublic?: (path: string) => boolean | Promise<boolean>,
+): MiddlewareHandler {
   return async (c, next) => {
     if ((c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.path === '/health') return next();
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && isPublic && (await isPublic(c.req.path)))
+      return next();
     const header = c.req.header('authorization');
     if (!header) return unauthorized(c, 'this server needs an API key: send Authorization: Bearer <key>');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -37,12 +37,23 @@ const changesRequest = z
 
 const changesResponse = z
   .object({
-    version: z.int().openapi({ description: 'the store version now served (one more than before)' }),
+    version: z.int().openapi({
+      description: 'the store version now served (one more than before; the same when `unchanged`)',
+    }),
     previousVersion: z.int(),
+    unchanged: z.boolean().openapi({
+      description:
+        'the change set changes nothing (no upsert; deletions only of nodes and edges the store does not hold, or none): no version was created — as weft update says',
+    }),
     nodesUpserted: z.int(),
-    nodesDeleted: z.int(),
+    nodesDeleted: z.int().openapi({ description: 'nodes of the store deleted' }),
     edgesUpserted: z.int(),
-    edgesDeleted: z.int(),
+    edgesDeleted: z
+      .int()
+      .openapi({ description: 'edges of the store deleted, those that went with a deleted node included' }),
+    edgesDeletedWithNodes: z
+      .int()
+      .openapi({ description: 'of edgesDeleted, those that went with a deleted node' }),
     nodes: z.int().openapi({ description: 'nodes in the store now' }),
     edges: z.int().openapi({ description: 'edges in the store now' }),
     seconds: z.number(),
@@ -147,10 +158,12 @@ export function registerChangesRoute(
         {
           version: applied.version,
           previousVersion: applied.previousVersion,
+          unchanged: applied.unchanged,
           nodesUpserted: applied.nodesUpserted,
           nodesDeleted: applied.nodesDeleted,
           edgesUpserted: applied.edgesUpserted,
           edgesDeleted: applied.edgesDeleted,
+          edgesDeletedWithNodes: applied.edgesDeletedWithNodes,
           nodes: applied.manifest.counts.nodes,
           edges: applied.manifest.counts.edges,
           seconds: Math.round(applied.seconds * 1000) / 1000,

@@ -83,10 +83,18 @@ describe('POST /changes', () => {
       expect(problem).toContain('edges.jsonl:1: [dst] dst "p:nowhere"');
       expect((await health(handle)).version).toBe(0);
 
+      // A change set that changes nothing creates no version, as weft update says (the same function).
+      for (const nothing of [{}, { deletions: [{ node: 'p:not-in-the-store' }] }]) {
+        const unchanged = await send(handle, '/changes', writer, nothing);
+        expect(unchanged.status).toBe(200);
+        expect(await unchanged.json()).toMatchObject({ unchanged: true, version: 0, previousVersion: 0 });
+      }
+      expect((await health(handle)).version).toBe(0);
+
       const applied = await send(handle, '/changes', writer, change);
       expect(applied.status).toBe(200);
       const body = (await applied.json()) as { version: number; nodesUpserted: number; nodesDeleted: number };
-      expect(body).toMatchObject({ version: 1, nodesUpserted: 1, nodesDeleted: 1 });
+      expect(body).toMatchObject({ version: 1, unchanged: false, nodesUpserted: 1, nodesDeleted: 1 });
       expect(await health(handle)).toMatchObject({ version: 1 });
       expect((await topIds(handle, writer, 'quixotic portrait lens'))[0]).toBe('p:zeiss');
       expect(await topIds(handle, writer, 'Leica Q2')).not.toContain('p:q2');

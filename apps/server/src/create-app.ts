@@ -24,7 +24,8 @@ import { type ApplyChangeSet, registerChangesRoute } from './changes-route.ts';
 import type { AssetSource } from './asset-source.ts';
 import { nodeView } from './node-view.ts';
 import { RequestTracker } from './request-tracker.ts';
-import { defaultLimits, type ServerLimits } from './server-limits.ts';
+import { runWithModelDeadline, withRequestModelDeadline } from './model-deadline.ts';
+import { defaultLimits, modelCallTimeoutMs, type ServerLimits } from './server-limits.ts';
 import { StackPool } from './stack-pool.ts';
 
 /** What the server needs of an opened store. */
@@ -72,7 +73,7 @@ export interface WeftApp {
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 /** Zod issues as a 400: query length and limit range get their own codes, the rest WEFT_BAD_INPUT. */
-function validationError(error: ZodError, limits: ServerLimits): ApiError {
+function validationError(error: ZodError, limits: ServerLimits, path: string): ApiError {
   const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   const first = error.issues[0];
   const field = first?.path[0];
@@ -89,7 +90,8 @@ function validationError(error: ZodError, limits: ServerLimits): ApiError {
     return new ApiError(
       400,
       'WEFT_LIMIT_OUT_OF_RANGE',
-      `limit must be an integer from 1 to ${limits.maxLimit}`,
+      // The range the route's schema (and so the OpenAPI document) says: GET /nodes has its own.
+      `limit must be an integer from 1 to ${path === '/nodes' || path.startsWith('/nodes/') ? limits.maxNeighboursPerGroup : limits.maxLimit}`,
       { issues },
     );
   const text = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
@@ -200,7 +202,23 @@ export function createApp(options: AppOptions): WeftApp {
   const limits: ServerLimits = { ...defaultLimits, ...options.limits };
   const tracker = options.tracker ?? new RequestTracker();
   const { store, registry } = options;
-  const pool = new StackPool(registry, store, options.createOptions);
+  // A model's calls end (as timed out) with time left for the fallback: a query is never failed by
+  // its model. Throws a RangeError for settings that cannot work (see `modelCallTimeoutMs`).
+  const givenModel = options.createOptions?.languageModel;
+  const modelMs = givenModel
+    ? modelCallTimeoutMs(limits.timeoutMs, options.createOptions?.modelTimeoutMs)
+    : undefined;
+  const createOptions =
+    givenModel && modelMs !== undefined
+      ? {
+          ...options.createOptions,
+          languageModel: withRequestModelDeadline(givenModel),
+          modelTimeoutMs: modelMs,
+        }
+      : options.createOptions;
+  const underModelDeadline = <T>(work: () => Promise<T>): Promise<T> =>
+    modelMs === undefined ? work() : runWithModelDeadline(modelMs, work);
+  const pool = new StackPool(registry, store, createOptions);
   const schemas = apiSchemas(limits);
   const routes = apiRoutes(schemas);
   const started = performance.now();
@@ -208,7 +226,7 @@ export function createApp(options: AppOptions): WeftApp {
 
   const app = new OpenAPIHono({
     defaultHook: (result, c) => {
-      if (!result.success) return errorResponse(c, validationError(result.error, limits));
+      if (!result.success) return errorResponse(c, validationError(result.error, limits, c.req.path));
     },
   });
   app.onError((error, c) => errorResponse(c, error));
@@ -240,7 +258,12 @@ export function createApp(options: AppOptions): WeftApp {
     });
   }
   if (options.apiKeys) {
-    app.use('*', apiKeyAuth(options.apiKeys));
+    const assets = options.assets;
+    // The explorer's files are open (the page then asks for a key); every API route needs one.
+    app.use(
+      '*',
+      apiKeyAuth(options.apiKeys, assets ? async (path) => (await assets(path)) !== undefined : undefined),
+    );
     const read = requireScope('read');
     for (const path of ['/query', '/ask', '/stacks', '/nodes', '/nodes/*']) app.use(path, read);
   }
@@ -296,24 +319,27 @@ export function createApp(options: AppOptions): WeftApp {
     const body = c.req.valid('json');
     const stackName = knownStack(body.stack);
     const explain = body.explain === true;
-    const json = await withDeadline(c, tracker, limits.timeoutMs, async (abortSignal) => {
-      const retriever = await pool.get(stackName);
-      const result = await retrieve(retriever, { query: body.query, limit: body.limit ?? 20, abortSignal });
-      const labels = await fetchLabels(
-        store.graph,
-        explain ? mentionedIds(result) : result.ranking.map((r) => r.id),
-      );
-      const ranked = queryResultJson(result, labels, { query: body.query, stack: retriever.name, explain });
-      const warnings = await storeWarnings();
-      const answer =
-        warnings.length > 0 ? { ...ranked, warnings: [...ranked.warnings, ...warnings] } : ranked;
-      if (body.documents !== true) return answer;
-      const nodes = await store.graph.doGetNodes(
-        answer.results.map((r) => r.id),
-        { abortSignal },
-      );
-      return { ...answer, results: answer.results.map((r, i) => ({ ...r, text: nodes[i]?.text ?? '' })) };
-    });
+    // The model's deadline starts with the request's (building the stack on first use counts too).
+    const json = await withDeadline(c, tracker, limits.timeoutMs, (abortSignal) =>
+      underModelDeadline(async () => {
+        const retriever = await pool.get(stackName);
+        const result = await retrieve(retriever, { query: body.query, limit: body.limit ?? 20, abortSignal });
+        const labels = await fetchLabels(
+          store.graph,
+          explain ? mentionedIds(result) : result.ranking.map((r) => r.id),
+        );
+        const ranked = queryResultJson(result, labels, { query: body.query, stack: retriever.name, explain });
+        const warnings = await storeWarnings();
+        const answer =
+          warnings.length > 0 ? { ...ranked, warnings: [...ranked.warnings, ...warnings] } : ranked;
+        if (body.documents !== true) return answer;
+        const nodes = await store.graph.doGetNodes(
+          answer.results.map((r) => r.id),
+          { abortSignal },
+        );
+        return { ...answer, results: answer.results.map((r, i) => ({ ...r, text: nodes[i]?.text ?? '' })) };
+      }),
+    );
     // The schema describes the plan and the trace loosely (their types live in @weft/spec).
     return c.json(json as unknown as z.infer<typeof schemas.queryResponse>, 200);
   });
@@ -394,13 +420,13 @@ export function createApp(options: AppOptions): WeftApp {
   app.openapi(routes.ask, async (c) => {
     const body = c.req.valid('json');
     const stackName = knownStack(body.stack);
-    const model = options.createOptions?.languageModel;
+    const model = createOptions?.languageModel;
     const deadline = requestDeadline(c, tracker, limits.timeoutMs);
     let answer: GroundedAnswerStream;
     try {
       // Retrieval and evidence run before the stream opens, so that their errors are plain JSON.
       answer = await deadline.run(
-        (async () =>
+        underModelDeadline(async () =>
           streamGroundedAnswer({
             question: body.question,
             retriever: await pool.get(stackName),
@@ -409,7 +435,8 @@ export function createApp(options: AppOptions): WeftApp {
             limit: body.limit ?? 20,
             evidence: { maxTokens: body.maxEvidenceTokens ?? 1500 },
             abortSignal: deadline.signal,
-          }))(),
+          }),
+        ),
       );
     } catch (error) {
       deadline.dispose();

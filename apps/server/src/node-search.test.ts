@@ -26,4 +26,23 @@ describe('GET /nodes?name=', () => {
       expect(((await response.json()) as { error: { code: string } }).error.code, url).toBe(code);
     }
   });
+
+  it('says the limit range the OpenAPI document says, on GET /nodes and GET /nodes/{id} alike', async () => {
+    const doc = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        { get: { parameters: { name: string; schema: { minimum: number; maximum: number } }[] } }
+      >;
+    };
+    for (const [route, url] of [
+      ['/nodes', '/nodes?name=x&limit=999'],
+      ['/nodes/{id}', '/nodes/b:nikon?limit=999'],
+    ]) {
+      const limit = doc.paths[route!]!.get.parameters.find((p) => p.name === 'limit')!.schema;
+      const response = await app.request(url!);
+      expect(response.status, url).toBe(400);
+      const { error } = (await response.json()) as { error: { message: string } };
+      expect(error.message, url).toBe(`limit must be an integer from ${limit.minimum} to ${limit.maximum}`);
+    }
+  });
 });

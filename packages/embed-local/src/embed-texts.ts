@@ -9,7 +9,11 @@ import { LocalEmbeddingModel } from './local-embedding-model.ts';
 export async function embedTexts(
   model: EmbeddingModelV4,
   texts: readonly string[],
-  options: { readonly abortSignal?: AbortSignal } = {},
+  options: {
+    readonly abortSignal?: AbortSignal;
+    /** Retries of the AI SDK's own (default 2); 0 when the caller retries itself. */
+    readonly maxRetries?: number;
+  } = {},
 ): Promise<ArrayLike<number>[]> {
   if (model instanceof LocalEmbeddingModel) return texts.map((text) => model.embedOne(text));
   if (texts.length === 0) return [];
@@ -17,6 +21,7 @@ export async function embedTexts(
     model,
     values: [...texts],
     ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
   });
   return embeddings;
 }

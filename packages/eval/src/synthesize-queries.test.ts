@@ -1,8 +1,16 @@
 import { toyContext, toySkb } from '@weft/core/test';
 import { describe, expect, it } from 'vitest';
-import { synthesizeQueries, typeWord } from './synthesize-queries.ts';
+import { question, structuralQuestion, synthesizeQueries, typeWord } from './synthesize-queries.ts';
 
 describe('synthesizeQueries', () => {
+  it('writes an before a phrase that starts with a vowel ("an ingredient"), a before the rest', () => {
+    expect(question(2, 'ingredient of Pesto', 'sold fresh')).toBe(
+      'I am looking for an ingredient of Pesto, sold fresh',
+    );
+    expect(structuralQuestion(2, 'ingredient of Pesto')).toBe('I am looking for an ingredient of Pesto');
+    expect(structuralQuestion(2, 'product made by Nikon')).toBe('I am looking for a product made by Nikon');
+  });
+
   const context = toyContext();
   const skb = toySkb();
   const neighbours = (id: string) =>

@@ -1,4 +1,4 @@
-import { searchText, stableHash, WeftError } from '@weft/kit';
+import { searchText, stableHash, WeftError, withArticle } from '@weft/kit';
 import type { EdgeDirection, GraphNeighbor, RetrievalContext, SkbNode, SkbQuery, SkbSplit } from '@weft/spec';
 
 export interface SynthesizeQueriesOptions {
@@ -86,28 +86,28 @@ function splitOf(id: string, seed: number, valShare: number, testShare: number):
  * Four ways to ask, so a model trained on them does not learn one sentence shape. `phrase` names the
  * answer's type and its relation to the named node.
  */
-function question(variant: number, phrase: string, requirement: string): string {
+export function question(variant: number, phrase: string, requirement: string): string {
   switch (variant % 4) {
     case 0:
       return `Which ${phrase} and ${requirement}?`;
     case 1:
       return `${requirement}: which ${phrase}?`;
     case 2:
-      return `I am looking for a ${phrase}, ${requirement}`;
+      return `I am looking for ${withArticle(phrase)}, ${requirement}`;
     default:
       return `${phrase} ${requirement}`;
   }
 }
 
 /** A question on the relation alone, in three shapes. */
-function structuralQuestion(variant: number, phrase: string): string {
+export function structuralQuestion(variant: number, phrase: string): string {
   switch (variant % 3) {
     case 0:
       return `Which ${phrase}?`;
     case 1:
       return `every ${phrase}`;
     default:
-      return `I am looking for a ${phrase}`;
+      return `I am looking for ${withArticle(phrase)}`;
   }
 }
 

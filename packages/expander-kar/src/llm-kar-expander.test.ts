@@ -43,6 +43,23 @@ const three = JSON.stringify({
 });
 
 describe('LlmKarExpander on every failure mode', () => {
+  it('shows the model the facts above factsMinRelevance, and falls back to the offline knowledge above minRelevance', async () => {
+    // A floor no neighbour reaches: the offline expansion has no facts; the model is shown them anyway.
+    const options: LlmKarExpanderOptions = { minRelevance: 100, factsMinRelevance: 0 };
+    const model = answering(three);
+    const { expansion, offline } = await expand(model, query, options);
+    expect(offline).toMatchObject({ query, expansion: '', triples: [] });
+    expect(promptOf(model)).toContain('—compatible with→ "Nikon D850"');
+    expect(expansion.triples.length).toBeGreaterThan(0);
+    // The call fails: the offline expansion, from the knowledge above minRelevance (none).
+    const failed = await expand(answering('not json at all'), query, options);
+    expect(failed.expansion).toEqual(failed.offline);
+    // Without factsMinRelevance the model sees what the offline expansion sees: no facts.
+    const floored = answering(three);
+    await expand(floored, query, { minRelevance: 100 });
+    expect(promptOf(floored)).toContain('no facts about the entities of this question');
+  });
+
   it('appends the n expansions the model writes in one call, from the document triples', async () => {
     const model = answering(three);
     const { expansion, warnings } = await expand(model);

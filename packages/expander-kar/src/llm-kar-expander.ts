@@ -22,6 +22,14 @@ export interface LlmKarExpanderOptions extends KarExpanderOptions {
   readonly timeoutMs?: number;
   /** Default 400 tokens: three short passages. */
   readonly maxOutputTokens?: number;
+  /**
+   * `minRelevance` of the neighbours shown to the model as facts (default: `minRelevance`, as the
+   * offline expansion). The offline expansion needs the floor because it appends what it keeps
+   * blindly; a model reads the facts and names those that fit, so the `kar` stack shows it the top
+   * `k` whatever they score (0). Without a model, or when the call fails, the offline expansion is
+   * composed from the knowledge gathered with `minRelevance`, as `KarExpander` does.
+   */
+  readonly factsMinRelevance?: number;
 }
 
 /**
@@ -43,11 +51,20 @@ export class LlmKarExpander implements ExpanderV1 {
 
   async doExpand({ query, context }: ExpandOptions): Promise<Expansion> {
     if (query.trim() === '') return { query, expansion: '', triples: [] };
-    const knowledge: KarKnowledge =
+    const none: KarKnowledge = { entities: [], neighbours: [], triples: [] };
+    const gather = (minRelevance: number | undefined) =>
       this.options.knowledge === 'none'
-        ? { entities: [], neighbours: [], triples: [] }
-        : await gatherKnowledge(query, context, this.options);
-    const offline = (): Expansion => {
+        ? Promise.resolve(none)
+        : gatherKnowledge(query, context, {
+            ...this.options,
+            ...(minRelevance !== undefined ? { minRelevance } : {}),
+          });
+    const offline = async (shown?: KarKnowledge): Promise<Expansion> => {
+      const factsFloor = this.options.factsMinRelevance;
+      const knowledge =
+        shown && (factsFloor === undefined || factsFloor === this.options.minRelevance)
+          ? shown
+          : await gather(this.options.minRelevance);
       const composed = composeExpansion(query, knowledge, this.options);
       return { query: composed.query, expansion: composed.expansion, triples: knowledge.triples };
     };
@@ -55,6 +72,7 @@ export class LlmKarExpander implements ExpanderV1 {
       context.warn?.('no language model is configured: the offline expansion is used');
       return offline();
     }
+    const knowledge = await gather(this.options.factsMinRelevance ?? this.options.minRelevance);
     const n = this.options.n ?? 3;
     const answer = await callStructured({
       model: context.languageModel,
@@ -76,7 +94,7 @@ export class LlmKarExpander implements ExpanderV1 {
       ...(context.warn ? { warn: context.warn } : {}),
       fallback: 'the offline expansion is used',
     });
-    if (!answer.ok) return offline();
+    if (!answer.ok) return offline(knowledge);
     const seen = new Set<string>();
     const expansions = answer.value.expansions
       .map((text) => text.replace(/\s+/g, ' ').trim())
@@ -84,7 +102,7 @@ export class LlmKarExpander implements ExpanderV1 {
       .slice(0, n);
     if (expansions.length === 0) {
       context.warn?.('expand query: the model wrote no expansion; the offline expansion is used');
-      return offline();
+      return offline(knowledge);
     }
     const expansion = expansions.join(' ');
     return { query: `${query} ${expansion}`, expansion, triples: knowledge.triples };

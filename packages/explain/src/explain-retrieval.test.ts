@@ -117,7 +117,7 @@ describe('explaining model calls', () => {
 
   it('puts them, the per-stage tokens, the Cypher and the fallbacks into the explanation', () => {
     const text = renderExplanation(result, new Map());
-    expect(text).toContain('Stages (1 round, 900 ms, 1 LLM calls (412 + 96 tokens)):');
+    expect(text).toContain('Stages (1 round, 900 ms, 1 LLM call (412 + 96 tokens)):');
     expect(text).toContain('  planner cypher: 5 ms, 1 LLM call (412 + 96 tokens)');
     expect(text).toContain('LLM calls:\n  planner cypher: write cypher → reply unusable: ');
     expect(text).not.toContain('write cypher → ok');

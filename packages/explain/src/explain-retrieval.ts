@@ -216,7 +216,7 @@ export function renderExplanation(
   if (trace.plan) lines.push(...renderPlan(trace.plan, labels));
   else lines.push('Plan: none (no planner; the whole query searched the target types)');
   lines.push(
-    `Stages (${trace.rounds} round${trace.rounds === 1 ? '' : 's'}, ${fixed(trace.durationMs, 1)} ms, ${trace.llmCalls} LLM calls${trace.llmCalls ? ` (${trace.inputTokens} + ${trace.outputTokens} tokens)` : ''}):`,
+    `Stages (${trace.rounds} round${trace.rounds === 1 ? '' : 's'}, ${fixed(trace.durationMs, 1)} ms, ${trace.llmCalls} LLM call${trace.llmCalls === 1 ? '' : 's'}${trace.llmCalls ? ` (${trace.inputTokens} + ${trace.outputTokens} tokens)` : ''}):`,
     ...trace.stages.map(
       (s) =>
         `  ${s.kind} ${s.name}${trace.rounds > 1 ? ` (round ${s.round})` : ''}: ${fixed(s.durationMs, 1)} ms${s.llmCalls ? `, ${s.llmCalls} LLM call${s.llmCalls === 1 ? '' : 's'} (${s.inputTokens} + ${s.outputTokens} tokens)` : ''}${s.error ? `, FAILED ${s.error.code}: ${s.error.message}` : ''}`,

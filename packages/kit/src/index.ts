@@ -33,6 +33,7 @@ export {
   type TextSearchHelperOptions,
   textFields,
 } from './search/search.ts';
+export { countNoun, indefiniteArticle, withArticle } from './text/grammar.ts';
 export { trigramCount, trigramSimilarity, trigrams } from './text/trigram-similarity.ts';
 export { type ConfirmationScores, structureConfirmation } from './plan/structure-confirmation.ts';
 export { emptyPlan } from './plan/empty-plan.ts';

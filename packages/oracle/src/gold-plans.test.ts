@@ -213,6 +213,8 @@ describe('resolveGoldPlans', () => {
       targetTypes: ['product'],
       // What a model can read off the question: the question without the anchor's mention.
       restriction: 'which lens works with the D850',
+      // As the rerankers and the critic see them.
+      answers: [{ id: 'p:nikkor', name: 'AF-S Nikkor 200-500mm', type: 'product' }],
     });
     const [judged] = await resolveGoldPlans(
       [

@@ -328,6 +328,11 @@ export interface GoldPlan {
   /** Types of the answers, most frequent first (the annotation's answer type first when given). */
   readonly targetTypes: readonly string[];
   readonly restriction: string;
+  /**
+   * The gold answers as the store names them (what the rerankers and the critic see of a
+   * candidate); absent on plans made by hand.
+   */
+  readonly answers?: readonly { readonly id: string; readonly name: string; readonly type: string }[];
 }
 
 /**
@@ -395,6 +400,10 @@ export async function resolveGoldPlans(
       question: annotation.question,
       anchors,
       paths,
+      answers: answers.flatMap((id) => {
+        const node = byId.get(id);
+        return node ? [{ id, name: node.name, type: node.type }] : [];
+      }),
       targetTypes:
         annotation.answerType && targetTypes[0] !== annotation.answerType
           ? [annotation.answerType, ...targetTypes.filter((t) => t !== annotation.answerType)]

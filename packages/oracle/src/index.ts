@@ -16,6 +16,9 @@ export {
 export {
   type Corruption,
   corruptPlans,
+  judgedTasks,
+  noisyStages,
+  type WrongStages,
   cypherAnswer,
   type OracleModel,
   type OracleModelOptions,
@@ -26,3 +29,20 @@ export {
   questionOf,
   routeAnswer,
 } from './oracle-model.ts';
+export {
+  actionIds,
+  answerNames,
+  commentAnswer,
+  compareAnswer,
+  expandAnswer,
+  expertWeightsAnswer,
+  isGoldCandidate,
+  judgeAnswer,
+  listedCandidates,
+  promptTriples,
+  rankListAnswer,
+  reachedByGoldRoute,
+  shownResults,
+  triedRoutes,
+  validateAnswer,
+} from './stage-answers.ts';

@@ -7,6 +7,16 @@ import type {
 import { WeftError } from '@weft/kit';
 import type { SkbSchema } from '@weft/spec';
 import type { GoldPlan } from './gold-plans.ts';
+import {
+  commentAnswer,
+  compareAnswer,
+  expandAnswer,
+  expertWeightsAnswer,
+  judgeAnswer,
+  rankListAnswer,
+  triedRoutes,
+  validateAnswer,
+} from './stage-answers.ts';
 
 /** What a prompt asks, told by the stage's purpose (`purposeOptions`) or, without one, its wording. */
 export type OracleTask =
@@ -19,6 +29,7 @@ export type OracleTask =
   | 'validate'
   | 'comment'
   | 'expand'
+  | 'weigh-experts'
   | 'unknown';
 
 /** How the oracle went: calls by task, and planning prompts about questions it has no plan for. */
@@ -43,6 +54,7 @@ const byPurpose: Readonly<Record<string, OracleTask>> = {
   'validate results': 'validate',
   'comment on results': 'comment',
   'expand query': 'expand',
+  'weigh experts': 'weigh-experts',
 };
 
 /** Wording of the stages' instructions, for calls made without a purpose. */
@@ -55,6 +67,8 @@ const byWording: readonly [RegExp, OracleTask][] = [
   [/\nCandidate: /, 'judge-relevance'],
   [/You check the results of a knowledge-base search/, 'validate'],
   [/results were judged wrong\. Say what to correct/, 'comment'],
+  [/You expand search questions for a knowledge base/, 'expand'],
+  [/You route a question over a knowledge graph to retrieval experts/, 'weigh-experts'],
 ];
 
 function taskOf(options: LanguageModelV4CallOptions, text: string): OracleTask {
@@ -126,6 +140,9 @@ export function cypherAnswer(plan: GoldPlan): string {
   return `MATCH ${patterns.join(', ')}${where} RETURN x`;
 }
 
+/** HybGRAG's router action of the text module. */
+const textRouteAnswer = JSON.stringify({ module: 'text', entities: [], reason: 'the gold route was tried' });
+
 /** HybGRAG's router action for a gold plan: the hybrid module, each anchor with its (≤ 2-hop) relations. */
 export function routeAnswer(plan: GoldPlan): string {
   if (plan.anchors.length === 0) return JSON.stringify({ module: 'text', entities: [] });
@@ -145,14 +162,11 @@ export function routeAnswer(plan: GoldPlan): string {
   });
 }
 
-/** The neutral answer of a task that is not planning: keep the order, accept, no opinion. */
+/** The answer of a task about a question without a gold plan: keep the order, accept, no opinion. */
 function neutralAnswer(task: OracleTask, text: string, question: string | undefined): string {
   switch (task) {
-    case 'rank-list': {
-      const shown = [...text.matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]));
-      const n = Math.max(1, ...shown);
-      return JSON.stringify({ ranking: Array.from({ length: n }, (_, i) => i + 1) });
-    }
+    case 'rank-list':
+      return rankListAnswer(text, undefined, { rerank: 'keep', wrong: false });
     case 'judge-relevance':
       return JSON.stringify({ score: 5, reason: 'no opinion' });
     case 'compare-two':
@@ -162,10 +176,48 @@ function neutralAnswer(task: OracleTask, text: string, question: string | undefi
     case 'comment':
       return JSON.stringify({ feedback: [{ kind: 'wrong-module', message: 'no opinion' }] });
     case 'expand':
-      return question ?? 'no expansion';
+      return JSON.stringify({ expansions: [question ?? 'no expansion'] });
     default:
       return '{}';
   }
+}
+
+/** The stages whose answer is a judgement rather than a plan: `noisyStages` makes them wrong. */
+export const judgedTasks = [
+  'weigh-experts',
+  'rank-list',
+  'judge-relevance',
+  'compare-two',
+  'validate',
+  'comment',
+] as const satisfies readonly OracleTask[];
+
+/** For each judged stage, the queries (by id) whose answer the oracle gets wrong. */
+export type WrongStages = ReadonlyMap<OracleTask, ReadonlySet<string>>;
+
+/**
+ * `noise` of the queries, for each judged stage (`judgedTasks`) on its own: exactly
+ * `round(noise × n)` query ids, chosen by a seeded hash of the stage and the query id (the same for
+ * the same seed, whatever the order; another stage, other queries). The planning stages are made
+ * wrong through their plans (`corruptPlans`), and so is KAR's expansion, which is written from them.
+ */
+export function noisyStages(
+  plans: readonly GoldPlan[],
+  options: { readonly noise: number; readonly seed?: number },
+): WrongStages {
+  if (!(options.noise >= 0 && options.noise <= 1))
+    throw new WeftError({ code: 'WEFT_BAD_INPUT', message: `noise must be in [0, 1], got ${options.noise}` });
+  const seed = options.seed ?? 1;
+  const ids = [...new Set(plans.map((p) => p.queryId))];
+  const count = Math.round(options.noise * ids.length);
+  return new Map(
+    judgedTasks.map((task) => {
+      const order = [...ids].sort(
+        (a, b) => hash(`${seed}:${task}:${a}`) - hash(`${seed}:${task}:${b}`) || a.localeCompare(b),
+      );
+      return [task, new Set(order.slice(0, count))] as const;
+    }),
+  );
 }
 
 export interface OracleModelOptions {
@@ -173,19 +225,30 @@ export interface OracleModelOptions {
   readonly plans: readonly GoldPlan[];
   /** Shown in traces as `oracle:<modelId>` (default `gold`). */
   readonly modelId?: string;
+  /**
+   * How the rerankers (listwise, pointwise, pairwise) are answered: the gold answers first
+   * (`gold`, default), or the given order kept (`keep`: a listwise reranker gets its order back,
+   * a pointwise judge one score for all, a pairwise judge a tie), to measure the planners alone.
+   */
+  readonly rerank?: 'gold' | 'keep';
+  /** The judged stages answered wrong, by query id (`noisyStages`); none by default. */
+  readonly wrong?: WrongStages;
 }
 
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 /**
- * A scripted language model (AI SDK `LanguageModelV4`) that answers every planning prompt of the LLM
- * stacks with the gold plan of the question it is about — MoR's path planner (`plan paths`),
- * FocusedRetriever's Cypher planner (`write cypher`), HybGRAG's router (`route`) — in that planner's
- * format, and every other prompt neutrally: a listwise reranker gets the given order back, a
- * pointwise judge the same score for all, a pairwise judge a tie, a critic an accept. The question
- * is read from the prompt (`Question: "<…>"`, the last one; a question an expander lengthened is
- * known by its start); a planning prompt about a question
- * without a gold plan gets `{}`, which the planners reject (they fall back, as with a bad answer).
+ * A scripted language model (AI SDK `LanguageModelV4`) that answers every LLM stage of the stacks
+ * from the gold annotations of the question it is about, in the stage's format: MoR's path planner
+ * (`plan paths`), FocusedRetriever's Cypher planner (`write cypher`) and HybGRAG's router (`route`,
+ * `refine route`) with the gold plan; KAR's expansion, MixRAG's expert weights, HybGRAG's validator
+ * and commentor and the listwise, pointwise and pairwise rerankers from the plan and its gold
+ * answers (`stage-answers.ts`; `rerank: 'keep'` keeps the rerankers to the given order). `wrong`
+ * (`noisyStages`) makes the judged stages wrong on the queries it names. The question is read from
+ * the prompt (`Question: "<…>"`, the last one; a question an expander lengthened is known by its
+ * start); a planning prompt about a question without a gold plan gets `{}`, which the planners
+ * reject (they fall back, as with a bad answer), and any other prompt about one a neutral answer
+ * (the given order, a tie, one score for all, an accept, the question as the expansion).
  * No network; token usage is estimated (4 characters a token) so that metering reads as usual.
  */
 export function oracleLanguageModel(options: OracleModelOptions): OracleModel {
@@ -219,8 +282,8 @@ export function oracleLanguageModel(options: OracleModelOptions): OracleModel {
   const calls: Partial<Record<OracleTask, number>> = {};
   let unknownQuestions = 0;
 
-  const answer = (options: LanguageModelV4CallOptions): string => {
-    const text = options.prompt
+  const answer = (call: LanguageModelV4CallOptions): string => {
+    const text = call.prompt
       .map((message) =>
         message.role === 'system'
           ? message.content
@@ -229,23 +292,44 @@ export function oracleLanguageModel(options: OracleModelOptions): OracleModel {
             : '',
       )
       .join('\n');
-    const task = taskOf(options, text);
+    const task = taskOf(call, text);
     calls[task] = (calls[task] ?? 0) + 1;
     const question = questionOf(text);
+    const known = question === undefined ? undefined : knownQuestion(question);
+    const plan = known === undefined ? undefined : byQuestion.get(known);
     if (task === 'plan-paths' || task === 'write-cypher' || task === 'route') {
-      const known = question === undefined ? undefined : knownQuestion(question);
-      const plan = known === undefined ? undefined : byQuestion.get(known);
       if (!plan) {
         unknownQuestions++;
         return '{}';
       }
-      return task === 'plan-paths'
-        ? pathPlanAnswer(plan)
-        : task === 'write-cypher'
-          ? cypherAnswer(plan)
-          : routeAnswer(plan);
+      if (task === 'plan-paths') return pathPlanAnswer(plan);
+      if (task === 'write-cypher') return cypherAnswer(plan);
+      // A refinement: the gold route until it was tried, then the text module, then the gold
+      // route again (which the router rejects as a repeat: its offline refinement decides).
+      const tried = triedRoutes(text, plan);
+      return tried.gold && !tried.text ? textRouteAnswer : routeAnswer(plan);
     }
-    return neutralAnswer(task, text, question);
+    if (!plan) return neutralAnswer(task, text, question);
+    const wrong = options.wrong?.get(task)?.has(plan.queryId) ?? false;
+    const rerank = options.rerank ?? 'gold';
+    switch (task) {
+      case 'expand':
+        return expandAnswer(text, plan);
+      case 'weigh-experts':
+        return expertWeightsAnswer(plan, wrong);
+      case 'rank-list':
+        return rankListAnswer(text, plan, { rerank, wrong });
+      case 'judge-relevance':
+        return judgeAnswer(text, plan, { rerank, wrong });
+      case 'compare-two':
+        return compareAnswer(text, plan, { rerank, wrong });
+      case 'validate':
+        return validateAnswer(text, plan, wrong);
+      case 'comment':
+        return commentAnswer(text, plan, wrong);
+      default:
+        return neutralAnswer(task, text, question);
+    }
   };
 
   const generate = async (call: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> => {

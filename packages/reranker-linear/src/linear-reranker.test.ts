@@ -204,6 +204,26 @@ describe('LinearReranker', () => {
     expect(await order('which kit comes with the Nikon D850 body')).toEqual(['d850-kit', 'd850']);
   });
 
+  it('returns only what matched: no zero-score padding of unmatched dense neighbours, the matched order unchanged', async () => {
+    const matched = [
+      candidate('best', { bm25: 10, bm25Relations: 6, dense: 0.2 }),
+      candidate('near', { bm25: 0, bm25Relations: 0, dense: 0.3, anchorLink: 0.9 }),
+      candidate('weak', { bm25: 1, bm25Relations: 1, dense: -0.1 }),
+    ];
+    const unmatched = [
+      candidate('dense-only', { bm25: 0, bm25Relations: 0, dense: 0.25, anchorLink: 0 }),
+      candidate('nothing', { bm25: 0, bm25Relations: 0, dense: 0, anchorLink: 0, targetType: 1 }),
+    ];
+    const rerank = (list: Candidate[], limit = 10) =>
+      new LinearReranker().doRerank({ query: 'q', plan: plan(0.9), candidates: list, limit, context });
+    const alone = (await rerank(matched)).map((c) => c.id);
+    const ranked = await rerank([unmatched[0]!, ...matched, unmatched[1]!]);
+    expect(ranked.map((c) => c.id)).toEqual(alone);
+    expect(ranked.every((c) => c.score > 0)).toBe(true);
+    // A query no retriever matched (e.g. only a NUL byte): nothing, rather than nodes at 0.
+    expect(await rerank(unmatched)).toEqual([]);
+  });
+
   it('trains on examples, keeps fitted weights only when they beat the untrained ones on val, and reads them back', async () => {
     // Queries where the answer is the dense match, a signal the untrained weights ignore.
     const examples: LinearRerankExample[] = Array.from({ length: 20 }, (_, i) => ({

@@ -133,9 +133,16 @@ export class LinearReranker implements RerankerV1 {
       i,
     }));
     scored.sort((a, b) => b.score - a.score || a.i - b.i);
+    // Only what matched: a candidate none of whose weighed retrieval features is positive (a dense
+    // neighbour the untrained weights ignore, everything for a query of no known word) is no answer,
+    // and would pad a short list at score 0. Dropped after the order is made, so the order of the
+    // rest is unchanged.
+    const weighed = matchFeatureIndexes(model);
+    const matched = (i: number) => weighed.some((k) => rows[i]![k]! > 0);
     const seen = new Set<string>();
     const out: Candidate[] = [];
-    for (const { candidate, score } of scored) {
+    for (const { candidate, score, i } of scored) {
+      if (!matched(i)) continue;
       if (seen.has(candidate.id)) continue;
       seen.add(candidate.id);
       out.push({ ...candidate, score: Number.isFinite(score) ? score : Number.NEGATIVE_INFINITY });
@@ -143,4 +150,21 @@ export class LinearReranker implements RerankerV1 {
     }
     return out;
   }
+}
+
+/**
+ * Features that say a retriever matched the candidate (rather than what type it is, or that it is not
+ * the type asked for): the type features apply to every node of a type, matched or not.
+ */
+const typeFeatures: ReadonlySet<LinearFeature> = new Set(['targetType', 'namedNotAsked']);
+
+/** Indexes (in `linearFeatures`) of the match features the weights in use weigh: untrained, and fitted when a model applies. */
+function matchFeatureIndexes(model: LinearModel | undefined): number[] {
+  const indexes: number[] = [];
+  linearFeatures.forEach((feature, k) => {
+    if (typeFeatures.has(feature)) return;
+    const fitted = model ? (model.weights[model.features.indexOf(feature)] ?? 0) : 0;
+    if ((untrainedWeights[feature] ?? 0) !== 0 || fitted !== 0) indexes.push(k);
+  });
+  return indexes;
 }

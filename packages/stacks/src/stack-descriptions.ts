@@ -20,7 +20,7 @@ export const builtinStackDescriptions = {
     'HybGRAG: LLM router (few-shot from train), retriever bank, LLM critic (validator + commentor), ≤ 4 rounds, ≤ 14 calls; offline without a model',
   'kar-offline':
     "KAR without an LLM: linked entities' neighbours filtered by their documents' similarity to the question, expansion composed from them (weighted), BM25",
-  kar: 'KAR: the LLM writes 3 expansions from the question and filtered document triples (one call), BM25 + dense over the expanded question; offline without a model',
+  kar: 'KAR: the LLM writes 3 expansions from the question and filtered document triples (one call), BM25 over the expanded question; offline without a model',
   mor: 'MoR with an LLM planner: typed reasoning paths grounded on the schema, asked only when the offline planner is unsure (--llm-when); mixed traversal, trajectory reranker; offline without a model',
   focused:
     'FocusedRetriever: the LLM writes Cypher (read-only, parsed and grounded, never run), constraint grounding, listwise LLM reranker; offline without a model',

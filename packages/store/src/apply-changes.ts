@@ -2,10 +2,17 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WeftError } from '@weft/kit';
-import { createEmbeddingModel, embedTexts } from '@weft/embed-local';
+import { createEmbeddingModel, embedTexts, parseEmbedderSpec } from '@weft/embed-local';
 import { type LanceNodeRecord, readLanceNodes, updateLanceNodes } from '@weft/index-lancedb';
 import { type ChangeSetReport, formatSkbIssue, readChangeSet } from '@weft/skb';
 import type { GraphBackendV1, GraphStoreV1, SkbChangeSet, SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
+import {
+  CachedEmbedder,
+  type EmbeddingStats,
+  type RemoteEmbeddingOptions,
+  remoteEmbedderNamespace,
+} from './cached-embedder.ts';
+import { EmbeddingCache, embeddingCacheFolder } from './embedding-cache.ts';
 import { resolveGraphBackend } from './graph-backends.ts';
 import {
   describedByNeighbours,
@@ -30,25 +37,48 @@ export interface ApplyChangesOptions {
   readonly strict?: boolean;
   /** The caps the store's relation text was built with (default: `buildStore`'s defaults). */
   readonly relationLimits?: RelationDocumentOptions;
-  /** `phase` is e.g. `validate`, `graph:upsert-nodes`, `index:embed`. */
+  /**
+   * The embedding cache of a hosted embedder (see `buildStore`): by default the store's own
+   * (`<directory>/embedding-cache`), a folder of your own, or `false` for none.
+   */
+  readonly embeddingCache?: string | false;
+  /** Batch size, concurrency and retries of a hosted embedder. */
+  readonly remoteEmbedding?: RemoteEmbeddingOptions;
+  /** Called before a failed embedding call is retried. */
+  readonly onEmbeddingRetry?: (error: unknown, delayMs: number) => void;
+  /**
+   * `phase` is `validate`, `graph` (and the backend's `graph:…`), `relations`, `embed` (a hosted
+   * embedder's texts as they get their vectors, from the cache or embedded) and `index`; `total` when known.
+   */
   readonly onProgress?: (phase: string, done: number, total?: number) => void;
   /** Test hook: called when the new version is complete, just before the manifest is committed. */
   readonly beforeCommit?: () => Promise<void>;
 }
 
 export interface AppliedChanges {
-  /** The store version now committed (one more than before). */
+  /**
+   * The store version now committed (one more than before), or the previous one when the change set
+   * changes nothing (`unchanged`): then no version is written.
+   */
   readonly version: number;
   readonly previousVersion: number;
+  /** The change set changes nothing in the store (`changeSetEffect`): no version was created. */
+  readonly unchanged: boolean;
   readonly manifest: StoreManifest;
   readonly nodesUpserted: number;
+  /** Nodes of the store deleted (deletions of ids the store does not hold are not counted). */
   readonly nodesDeleted: number;
   readonly edgesUpserted: number;
+  /** Edges of the store deleted: those the change set names and those that went with a deleted node. */
   readonly edgesDeleted: number;
+  /** Of `edgesDeleted`, those removed because a node they touch was deleted. */
+  readonly edgesDeletedWithNodes: number;
   /** Index rows written again: upserted nodes and nodes whose relation text may have changed. */
   readonly rowsRewritten: number;
   /** Documents embedded (the upserted nodes'). */
   readonly embedded: number;
+  /** What embedding with a hosted embedder cost (cache hits and misses, calls, retries); absent for `local`. */
+  readonly embedding?: EmbeddingStats;
   readonly seconds: number;
   /** Seconds per phase. */
   readonly timings: Readonly<Record<string, number>>;
@@ -130,6 +160,7 @@ export async function applyChanges(
     let changes: SkbChangeSet;
     let affected: Set<string>;
     let previous: Map<string, SkbNode>;
+    let effect: ChangeSetEffect;
     try {
       options.onProgress?.('validate', 0);
       const report = await readChangeSet(
@@ -144,14 +175,32 @@ export async function applyChanges(
       changes = report.changes;
       lap('validate');
       ({ affected, previous } = await affectedBefore(before, changes));
+      effect = await changeSetEffect(before, changes);
       lap('neighbours-before');
     } finally {
       await before.close();
     }
+    if (effect.empty)
+      return {
+        version: previousVersion,
+        previousVersion,
+        unchanged: true,
+        manifest: base,
+        nodesUpserted: 0,
+        nodesDeleted: 0,
+        edgesUpserted: 0,
+        edgesDeleted: 0,
+        edgesDeletedWithNodes: 0,
+        rowsRewritten: 0,
+        embedded: 0,
+        seconds: (performance.now() - started) / 1000,
+        timings,
+      };
 
     staging = join(directory, versionFolder(version));
     await rm(staging, { recursive: true, force: true });
     await mkdir(staging, { recursive: true });
+    options.onProgress?.('graph', 0);
     const graph = await backend.update({
       location: base.graph.path,
       baseDirectory: directory,
@@ -166,17 +215,23 @@ export async function applyChanges(
     const after = await backend.open(graphPath, { baseDirectory: directory });
     let upserts: LanceNodeRecord[];
     let embedded = 0;
+    let embedding: EmbeddingStats | undefined;
     try {
       const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
       const rewritten = await affectedAfter(after, schema, changes, affected, previous);
+      options.onProgress?.('relations', 0, rewritten.size);
       const relations = relationFields
         ? await relationText(after, schema, rewritten, options.relationLimits)
         : undefined;
       lap('relations');
+      options.onProgress?.('relations', rewritten.size, rewritten.size);
+      options.onProgress?.('embed', 0, changes.nodes.length);
       const upserted = new Map(changes.nodes.map((node) => [node.id, node]));
-      const vectors = await embedUpserts(directory, indexes, changes.nodes);
+      const { vectors, stats } = await embedUpserts(directory, indexes, changes.nodes, options);
+      embedding = stats;
       embedded = changes.nodes.length;
       lap('embed');
+      options.onProgress?.('embed', embedded, changes.nodes.length);
       // Nodes only affected through their neighbours keep their document and its vector: read back.
       const kept = await readLanceNodes(
         join(directory, indexes.text.path),
@@ -194,6 +249,7 @@ export async function applyChanges(
     } finally {
       await after.close();
     }
+    options.onProgress?.('index', 0, upserts.length);
     const lance = await updateLanceNodes({
       source: join(directory, indexes.text.path),
       directory: join(staging, 'lance'),
@@ -202,6 +258,7 @@ export async function applyChanges(
     });
     for (const [phase, seconds] of Object.entries(lance.timings)) timings[`index:${phase}`] = seconds;
     lap('index');
+    options.onProgress?.('index', upserts.length, upserts.length);
     const lancePath = join(versionFolder(version), 'lance');
     const records =
       changes.nodes.length + changes.edges.length + changes.deleteNodes.length + changes.deleteEdges.length;
@@ -231,13 +288,16 @@ export async function applyChanges(
     return {
       version,
       previousVersion,
+      unchanged: false,
       manifest: next,
       nodesUpserted: changes.nodes.length,
-      nodesDeleted: changes.deleteNodes.length,
+      nodesDeleted: effect.nodesDeleted,
       edgesUpserted: changes.edges.length,
-      edgesDeleted: changes.deleteEdges.length,
+      edgesDeleted: effect.edgesDeleted,
+      edgesDeletedWithNodes: effect.edgesDeletedWithNodes,
       rowsRewritten: upserts.length,
       embedded,
+      ...(embedding ? { embedding } : {}),
       seconds: (performance.now() - started) / 1000,
       timings,
     };
@@ -245,6 +305,56 @@ export async function applyChanges(
     if (staging && existsSync(staging)) await rm(staging, { recursive: true, force: true });
     await release();
   }
+}
+
+/** What a change set does to a store, as `changeSetEffect` finds it before applying it. */
+export interface ChangeSetEffect {
+  /** Nothing changes: no upsert, and every deletion names a node or an edge the store does not hold. */
+  readonly empty: boolean;
+  readonly nodesUpserted: number;
+  readonly edgesUpserted: number;
+  /** Nodes of the store the change set deletes. */
+  readonly nodesDeleted: number;
+  /** Edges of the store that go: those it deletes by name and those touching a deleted node. */
+  readonly edgesDeleted: number;
+  /** Of `edgesDeleted`, those that go with a deleted node (and are not deleted by name). */
+  readonly edgesDeletedWithNodes: number;
+}
+
+/**
+ * What `changes` would do to the store whose graph is `graph` — the one definition of an empty change
+ * set, used by `applyChanges` (so `weft update` and `POST /changes` agree): a change set with no
+ * upsert whose deletions name only nodes and edges the store does not hold changes nothing, and
+ * creates no version. Upserts count as changes even when they repeat what is stored.
+ */
+export async function changeSetEffect(graph: GraphStoreV1, changes: SkbChangeSet): Promise<ChangeSetEffect> {
+  const held = await graph.doGetNodes([...changes.deleteNodes]);
+  const deletedNodes = changes.deleteNodes.filter((_, i) => held[i] !== undefined);
+  const deleted = new Set(deletedNodes);
+  const edgeKey = (edge: SkbEdge) => `${edge.src}\u0000${edge.type}\u0000${edge.dst}`;
+  const withNodes = new Set((await edgesTouching(graph, deletedNodes)).map(edgeKey));
+  const named = new Set(changes.deleteEdges.map(edgeKey));
+  const sources = [...new Set(changes.deleteEdges.map((edge) => edge.src))];
+  const existing = new Set(
+    (await edgesTouching(graph, sources)).map(edgeKey).filter((key) => named.has(key)),
+  );
+  const edgesDeletedWithNodes = [...withNodes].filter((key) => !existing.has(key)).length;
+  const edgesDeleted = existing.size + edgesDeletedWithNodes;
+  return {
+    empty:
+      changes.nodes.length === 0 && changes.edges.length === 0 && deleted.size === 0 && existing.size === 0,
+    nodesUpserted: changes.nodes.length,
+    edgesUpserted: changes.edges.length,
+    nodesDeleted: deleted.size,
+    edgesDeleted,
+    edgesDeletedWithNodes,
+  };
+}
+
+/** Every edge touching `seeds`, either way. */
+function edgesTouching(graph: GraphStoreV1, seeds: readonly string[]): Promise<SkbEdge[]> {
+  if (seeds.length === 0) return Promise.resolve([]);
+  return graph.supportsCypher ? edgesInStoredOrder(graph, seeds) : edgesOfNeighbours(graph, seeds);
 }
 
 function lanceRecord(node: SkbNode): LanceNodeRecord {
@@ -440,20 +550,50 @@ async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
   yield* items;
 }
 
-/** The embeddings of the upserted nodes with the store's embedder; undefined for a store without vectors. */
+/**
+ * The embeddings of the upserted nodes with the store's embedder (undefined for a store without
+ * vectors); a hosted embedder's through the embedding cache.
+ */
 async function embedUpserts(
   directory: string,
   indexes: NonNullable<StoreManifest['indexes']>,
   nodes: readonly SkbNode[],
-): Promise<ArrayLike<number>[] | undefined> {
-  if (!indexes.vector) return undefined;
-  if (nodes.length === 0) return [];
+  options: ApplyChangesOptions,
+): Promise<{ vectors: ArrayLike<number>[] | undefined; stats?: EmbeddingStats }> {
+  if (!indexes.vector) return { vectors: undefined };
   const spec =
     indexes.vector.embedderSpec ??
     (indexes.vector.embedder.startsWith('local:') ? 'local' : indexes.vector.embedder);
-  const model = await createEmbeddingModel(spec, { localDirectory: join(directory, localEmbedderPath) });
-  return embedTexts(
-    model,
-    nodes.map((node) => embeddingText(node)),
-  );
+  const texts = nodes.map((node) => embeddingText(node));
+  if (parseEmbedderSpec(spec).kind === 'local') {
+    if (nodes.length === 0) return { vectors: [] };
+    const model = await createEmbeddingModel(spec, { localDirectory: join(directory, localEmbedderPath) });
+    return { vectors: await embedTexts(model, texts) };
+  }
+  const model = await createEmbeddingModel(spec);
+  const folder =
+    options.embeddingCache === false
+      ? undefined
+      : resolve(directory, options.embeddingCache ?? embeddingCacheFolder);
+  const cache = folder === undefined || nodes.length === 0 ? undefined : await EmbeddingCache.open(folder);
+  try {
+    const embedder = new CachedEmbedder(model, {
+      ...options.remoteEmbedding,
+      namespace: remoteEmbedderNamespace(spec, model),
+      dimensions: indexes.vector.dimensions,
+      ...(cache ? { cache } : {}),
+      ...(options.onEmbeddingRetry ? { onRetry: options.onEmbeddingRetry } : {}),
+      // The embed phase's progress (applyChanges reports its start and end): texts as they get vectors.
+      onProgress: (done) => options.onProgress?.('embed', done, texts.length),
+    });
+    const vectors = await embedder.embed(texts);
+    if (vectors.some((vector) => vector.length !== indexes.vector!.dimensions))
+      throw new WeftError({
+        code: 'WEFT_EMBEDDER_MISMATCH',
+        message: `${spec} now returns vectors of another size than the store's ${indexes.vector.dimensions}; rebuild the store with weft ingest`,
+      });
+    return { vectors, stats: embedder.statistics };
+  } finally {
+    cache?.close();
+  }
 }

@@ -1,17 +1,20 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { WeftError } from '@weft/kit';
 import { formatSkbIssue, openBundle, type ValidationReport, validateBundle } from '@weft/skb';
 import type { GraphBackendV1, GraphBuildResult, IndexBackendV1, IndexStorageOptions } from '@weft/spec';
 import { defaultGraphBackend, parseGraphBackend, resolveGraphBackend } from './graph-backends.ts';
 import { type RelationDocumentOptions, RelationDocuments } from './relation-documents.ts';
 import { parseIndexesLocation } from './index-backends.ts';
+import type { EmbeddingStats, RemoteEmbeddingOptions } from './cached-embedder.ts';
+import { embeddingCacheFolder } from './embedding-cache.ts';
 import { buildIndexes } from './store-indexes.ts';
 import {
   assertReplaceable,
   manifestFileName,
   recoverStoreDirectory,
+  rescueEmbeddingCache,
   retiredDirectory,
   stagingDirectory,
 } from './store-directory.ts';
@@ -46,6 +49,19 @@ export interface BuildStoreOptions {
    */
   readonly relationFields?: boolean;
   readonly relationLimits?: RelationDocumentOptions;
+  /**
+   * Where the vectors of a hosted embedder are cached (see `EmbeddingCache`): by default
+   * `<directory>/embedding-cache`, kept across ingests into the same directory (a killed ingest's
+   * included) and used by `applyChanges`; a folder of your own to share it between stores; `false`
+   * for none. The local embedder is never cached (it is fitted anew by each ingest).
+   */
+  readonly embeddingCache?: string | false;
+  /** Batch size, concurrency and retries of a hosted embedder. */
+  readonly remoteEmbedding?: RemoteEmbeddingOptions;
+  /** Called before a failed embedding call is retried. */
+  readonly onEmbeddingRetry?: (error: unknown, delayMs: number) => void;
+  /** Stops the build (embedding calls included); nothing is swapped in. */
+  readonly abortSignal?: AbortSignal;
   /** `phase` is e.g. `validate`, `graph:copy-edges`, `index:…`; `total` when known. */
   readonly onProgress?: (phase: string, done: number, total?: number) => void;
   /** Test hook: called after the new store is complete, just before it is swapped in. */
@@ -57,6 +73,8 @@ export interface BuiltStore {
   readonly validation: ValidationReport;
   readonly graph: GraphBuildResult;
   readonly seconds: number;
+  /** What embedding with a hosted embedder cost (cache hits and misses, calls, retries); absent for `local`. */
+  readonly embedding?: EmbeddingStats;
 }
 
 /** A bundle that failed validation: the message lists the problems as file:line. */
@@ -92,6 +110,22 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
   const indexesLocation = options.indexes === undefined ? undefined : parseIndexesLocation(options.indexes);
   await recoverStoreDirectory(directory);
   assertReplaceable(directory);
+  const ownCache = join(directory, embeddingCacheFolder);
+  const cacheDirectory =
+    options.embeddingCache === false
+      ? undefined
+      : options.embeddingCache === undefined
+        ? ownCache
+        : resolve(options.embeddingCache);
+  if (
+    cacheDirectory !== undefined &&
+    cacheDirectory !== ownCache &&
+    (cacheDirectory === directory || cacheDirectory.startsWith(`${directory}${sep}`))
+  )
+    throw new WeftError({
+      code: 'WEFT_BAD_INPUT',
+      message: `--embedding-cache ${cacheDirectory} is inside the store ${directory}, which the build replaces; give a folder outside it (the store's own cache is ${ownCache}, the default)`,
+    });
 
   const validation = await validateBundle(bundle, {
     strict: options.strict ?? false,
@@ -102,6 +136,7 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
   const { summary } = validation;
 
   const staging = stagingDirectory(directory);
+  let embedding: EmbeddingStats | undefined;
   try {
     await mkdir(staging, { recursive: true });
     // The graph (an embedded engine's COPY runs on native threads) and the indexes (embedding in JavaScript) are
@@ -151,6 +186,13 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
           ...(indexesLocation !== undefined ? { location: indexesLocation } : {}),
           ...(options.indexStorageOptions ? { storageOptions: options.indexStorageOptions } : {}),
           ...(options.indexBackends ? { indexBackends: options.indexBackends } : {}),
+          ...(cacheDirectory !== undefined ? { embeddingCache: cacheDirectory } : {}),
+          ...(options.remoteEmbedding ? { remoteEmbedding: options.remoteEmbedding } : {}),
+          ...(options.onEmbeddingRetry ? { onEmbeddingRetry: options.onEmbeddingRetry } : {}),
+          ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+          onEmbedded: (stats) => {
+            embedding = stats;
+          },
         });
       })(),
     ]);
@@ -175,10 +217,22 @@ export async function buildStore(options: BuildStoreOptions): Promise<BuiltStore
     };
     // The manifest is written last: a directory without it is never taken for a store.
     await writeFile(join(staging, manifestFileName), `${JSON.stringify(manifest, null, 2)}\n`);
+    options.abortSignal?.throwIfAborted();
+    // The store's own embedding cache moves into the new store (a crash before the swap leaves it in
+    // the staging folder, from where recoverStoreDirectory puts it back).
+    if (existsSync(ownCache)) await rename(ownCache, join(staging, embeddingCacheFolder));
     await options.beforeSwap?.();
     await swapIn(staging, directory);
-    return { manifest, validation, graph, seconds: (performance.now() - started) / 1000 };
+    return {
+      manifest,
+      validation,
+      graph,
+      seconds: (performance.now() - started) / 1000,
+      ...(embedding ? { embedding } : {}),
+    };
   } catch (error) {
+    // A cache moved into the staging folder goes back before the folder is removed.
+    await rescueEmbeddingCache(staging, directory);
     await rm(staging, { recursive: true, force: true });
     throw error;
   }

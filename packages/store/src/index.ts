@@ -1,4 +1,10 @@
-export { type AppliedChanges, type ApplyChangesOptions, applyChanges } from './apply-changes.ts';
+export {
+  type AppliedChanges,
+  type ApplyChangesOptions,
+  applyChanges,
+  type ChangeSetEffect,
+  changeSetEffect,
+} from './apply-changes.ts';
 export { type BuildStoreOptions, type BuiltStore, buildStore } from './build-store.ts';
 export {
   builtInGraphBackends,
@@ -15,6 +21,15 @@ export {
   resolveIndexBackend,
 } from './index-backends.ts';
 export { openStore, type OpenStoreOptions } from './open-store.ts';
+export {
+  CachedEmbedder,
+  defaultRemoteEmbedding,
+  type EmbeddingStats,
+  type RemoteEmbeddingOptions,
+  remoteEmbedderNamespace,
+  retryDelayMs,
+} from './cached-embedder.ts';
+export { EmbeddingCache, embeddingCacheFolder, embeddingCacheKey } from './embedding-cache.ts';
 export {
   edgeTypeWords,
   type RelationDocumentOptions,

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { WeftError } from '@weft/kit';
+import { embeddingCacheFolder } from './embedding-cache.ts';
 import type { StoreManifest } from './store-manifest.ts';
 
 export const manifestFileName = 'store.json';
@@ -52,7 +53,27 @@ export async function recoverStoreDirectory(directory: string): Promise<void> {
     if (latest) await rename(latest, directory);
   }
   for (const path of [...siblings(directory, 'building'), ...siblings(directory, 'old')]) {
-    if (!alive(pidOf(path))) await rm(path, { recursive: true, force: true });
+    if (alive(pidOf(path))) continue;
+    await rescueEmbeddingCache(path, directory);
+    await rm(path, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Moves the embedding cache of `from` (a staging or retired folder about to be removed) into the
+ * store `directory`: whole when the store has none, else segment by segment (their names are unique).
+ */
+export async function rescueEmbeddingCache(from: string, directory: string): Promise<void> {
+  const source = join(from, embeddingCacheFolder);
+  if (!existsSync(source)) return;
+  const target = join(directory, embeddingCacheFolder);
+  if (!existsSync(target)) {
+    await mkdir(directory, { recursive: true });
+    await rename(source, target);
+    return;
+  }
+  for (const name of await readdir(source)) {
+    if (!existsSync(join(target, name))) await rename(join(source, name), join(target, name));
   }
 }
 
@@ -65,7 +86,9 @@ export function assertReplaceable(directory: string): void {
       message: `--db ${directory} exists and is not a directory; refusing to replace it`,
     });
   }
-  if (readdirSync(directory).length > 0 && !existsSync(join(directory, manifestFileName))) {
+  // A directory that holds only an embedding cache is what a first ingest killed midway leaves.
+  const entries = readdirSync(directory).filter((name) => name !== embeddingCacheFolder);
+  if (entries.length > 0 && !existsSync(join(directory, manifestFileName))) {
     throw new WeftError({
       code: 'WEFT_BAD_INPUT',
       message: `--db ${directory} is a non-empty directory without ${manifestFileName}, so not a Weft store; refusing to replace it`,

@@ -10,6 +10,13 @@ import {
 } from '@weft/embed-local';
 import { nodeDocument } from '@weft/index-lancedb';
 import type { IndexBackendV1, IndexNodeRecord, IndexStorageOptions, SkbNode, SkbSchema } from '@weft/spec';
+import {
+  CachedEmbedder,
+  type EmbeddingStats,
+  type RemoteEmbeddingOptions,
+  remoteEmbedderNamespace,
+} from './cached-embedder.ts';
+import { EmbeddingCache } from './embedding-cache.ts';
 import { defaultIndexBackend, recordableStorageOptions, resolveIndexBackend } from './index-backends.ts';
 import type { IndexManifest, OpenedIndexes } from './store-manifest.ts';
 
@@ -41,12 +48,26 @@ export interface BuildIndexesOptions {
   /** Index backends besides the built-in one (LanceDB), chosen by `indexBackend`. */
   readonly indexBackends?: readonly IndexBackendV1[];
   readonly indexBackend?: string;
+  /**
+   * The embedding cache folder of a hosted embedder (see `EmbeddingCache`): texts whose vectors it
+   * holds are not sent again, and every batch embedded is added to it as soon as it returns. None
+   * when absent. The local embedder is not cached: it is fitted anew by every ingest, so its
+   * vectors change with any change to the bundle.
+   */
+  readonly embeddingCache?: string;
+  /** Batch size, concurrency and retries of a hosted embedder. */
+  readonly remoteEmbedding?: RemoteEmbeddingOptions;
+  /** Called once the nodes are embedded: cache hits and misses, calls, retries (hosted embedders). */
+  readonly onEmbedded?: (stats: EmbeddingStats) => void;
+  /** Called before a failed embedding call is retried. */
+  readonly onEmbeddingRetry?: (error: unknown, delayMs: number) => void;
+  readonly abortSignal?: AbortSignal;
 }
 
 /** Paths in the manifest are relative to the store directory. */
 /** Where the fitted local embedder is kept (relative to the store; updates reuse it). */
 export const localEmbedderPath = 'index/embedder';
-/** Texts per `embedMany` call for hosted embedders (the provider splits further if it must). */
+/** Nodes per batch for the local embedder's worker threads (hosted embedders: `batchSize`). */
 const embedBatch = 256;
 
 /**
@@ -63,6 +84,8 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
     options.indexBackends,
   );
   let model: EmbeddingModelV4;
+  let cache: EmbeddingCache | undefined;
+  let cached: CachedEmbedder | undefined;
   if (parsed.kind === 'local') {
     options.onProgress?.('fit-embedder', 0, options.nodeCount);
     // Fitted on a worker thread: this thread meanwhile builds the relation text and the graph.
@@ -74,10 +97,33 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
     model = local;
   } else {
     model = await createEmbeddingModel(parsed);
+    cache =
+      options.embeddingCache === undefined ? undefined : await EmbeddingCache.open(options.embeddingCache);
+    cached = new CachedEmbedder(model, {
+      ...options.remoteEmbedding,
+      namespace: remoteEmbedderNamespace(spec, model),
+      ...(cache ? { cache } : {}),
+      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      ...(options.onEmbeddingRetry ? { onRetry: options.onEmbeddingRetry } : {}),
+    });
   }
+  try {
+    return await writeIndexes(options, spec, storeDirectory, backend, model, cached);
+  } finally {
+    cache?.close();
+  }
+}
 
+async function writeIndexes(
+  options: BuildIndexesOptions,
+  spec: string,
+  storeDirectory: string,
+  backend: IndexBackendV1,
+  model: EmbeddingModelV4,
+  cached: CachedEmbedder | undefined,
+): Promise<IndexManifest | undefined> {
   const relations = await options.relations;
-  const batches = embeddedBatches(options.nodes(), model, relations);
+  const batches = embeddedBatches(options.nodes(), model, relations, cached);
   const first = await batches.next();
   const dimensions = first.done
     ? model instanceof LocalEmbeddingModel
@@ -103,6 +149,7 @@ export async function buildIndexes(options: BuildIndexesOptions): Promise<IndexM
     vectorDimensions: dimensions,
     onProgress: (phase, done) => options.onProgress?.(phase, done, options.nodeCount),
   });
+  if (cached) options.onEmbedded?.(cached.statistics);
   const storage = recordableStorageOptions(backend, options.storageOptions);
   return {
     text: { provider: backend.id, path: written.location, fields: written.fields },
@@ -141,18 +188,29 @@ function firstDimensions(batch: readonly IndexNodeRecord[]): number {
 
 /**
  * Nodes with their embeddings, in batches, in order. The local embedder runs on worker threads with
- * a batch per thread in flight (embedding is most of an ingest's time); other embedders are called
- * one batch at a time through the AI SDK.
+ * a batch per thread in flight (embedding is most of an ingest's time); a hosted embedder is called
+ * through `CachedEmbedder` (the cache first, then `concurrency` calls in flight, retried).
  */
 async function* embeddedBatches(
   nodes: AsyncIterable<SkbNode>,
   model: EmbeddingModelV4,
   relations: RelationText | undefined,
+  cached: CachedEmbedder | undefined,
 ): AsyncGenerator<IndexNodeRecord[]> {
   const workers = model instanceof LocalEmbeddingModel ? new EmbeddingWorkers(model) : undefined;
-  const embed = (texts: readonly string[]) => (workers ? workers.embed(texts) : embedTexts(model, texts));
+  const embed = (texts: readonly string[]) =>
+    workers ? workers.embed(texts) : cached ? cached.embed(texts) : embedTexts(model, texts);
+  // A hosted embedder: a batch per call, `concurrency` of them in flight.
+  const batchSize = cached ? cached.batchSize : embedBatch;
+  const ahead = workers ? workers.threads : cached ? cached.concurrency - 1 : 0;
   const inFlight: Promise<IndexNodeRecord[]>[] = [];
-  const start = (batch: SkbNode[]) =>
+  const start = (batch: SkbNode[]) => {
+    const embedded = run(batch);
+    // Awaited in order; one that fails while an earlier one is awaited must not go unhandled.
+    embedded.catch(() => {});
+    return embedded;
+  };
+  const run = (batch: SkbNode[]) =>
     embed(batch.map((node) => embeddingText(node))).then((vectors) =>
       batch.map((node, i) => ({
         id: node.id,
@@ -168,10 +226,10 @@ async function* embeddedBatches(
     let pending: SkbNode[] = [];
     for await (const node of nodes) {
       pending.push(node);
-      if (pending.length < embedBatch) continue;
+      if (pending.length < batchSize) continue;
       inFlight.push(start(pending));
       pending = [];
-      if (inFlight.length > (workers?.threads ?? 0)) yield await inFlight.shift()!;
+      if (inFlight.length > ahead) yield await inFlight.shift()!;
     }
     if (pending.length > 0) inFlight.push(start(pending));
     while (inFlight.length > 0) yield await inFlight.shift()!;

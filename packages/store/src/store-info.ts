@@ -41,12 +41,22 @@ export interface StoreInfo {
   readonly bytes: number;
 }
 
-async function directoryBytes(directory: string): Promise<number> {
+/**
+ * Bytes on disk under `directory`, each file counted once however many hard links it has (by device
+ * and inode): an update that links unchanged files into the new version does not double the size.
+ */
+export async function directoryBytes(directory: string, seen: Set<string> = new Set()): Promise<number> {
   let total = 0;
   for (const entry of await readdir(directory, { withFileTypes: true })) {
     const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) total += await directoryBytes(full);
-    else if (entry.isFile()) total += (await stat(full)).size;
+    if (entry.isDirectory()) total += await directoryBytes(full, seen);
+    else if (entry.isFile()) {
+      const info = await stat(full, { bigint: true });
+      const key = `${info.dev}:${info.ino}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      total += Number(info.size);
+    }
   }
   return total;
 }

@@ -5,6 +5,7 @@ import { createStackRegistry } from '@weft/stacks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
+import { deadPort } from '../testing/canned-openai-server.ts';
 import { toyOpener } from '../testing/toy-store.ts';
 import { createAskCommand } from './ask.ts';
 
@@ -159,5 +160,13 @@ describe('weft ask', () => {
     const json = await run(['--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.out).status).toBe('ungrounded');
+  });
+
+  it('a model that fails (dead port) still prints the evidence it gathered, and exits 1', async () => {
+    const port = await deadPort();
+    const { code, out, err } = await ask(['--model', `openai-compatible:http://127.0.0.1:${port}/v1:x`]);
+    expect(code).toBe(1);
+    expect(out).toContain('[p:nikkor] AF-S Nikkor 200-500mm (product): Telephoto zoom lens');
+    expect(err).toMatch(/The model failed to answer: .*Above is the evidence an answer would rest on/);
   });
 });

@@ -110,7 +110,11 @@ export function createAskCommand(deps: CommandDeps = defaultDeps): Command {
         }
         io.stdout.write('\n');
         if (done.status === 'failed') {
-          io.stderr.write(`The model failed to answer: ${done.error ?? 'unknown error'}\n`);
+          // What was gathered still stands: the evidence, as without a model.
+          io.stdout.write(`${answer.evidence.text}\n`);
+          io.stderr.write(
+            `The model failed to answer: ${done.error ?? 'unknown error'}. Above is the evidence an answer would rest on.\n`,
+          );
           return modelFailed;
         }
         if (done.status === 'ungrounded') {

@@ -311,7 +311,12 @@ describe('weft eval: linking and oracles', () => {
     const noisy = await evalJson(['--stack', 'mor', '--oracle', 'noisy-model', '--oracle-noise', '1']);
     expect(noisy.code).toBe(0);
     expect(noisy.err).toMatch(/2 made wrong/);
+    expect(noisy.err).toMatch(/and 2 answers of each judged stage \(weigh-experts, rank-list/);
     expect(noisy.summary.oracle).toBe('model (noise 1, seed 1)');
+    const kept = await evalJson(['--stack', 'focused', '--oracle', 'model', '--oracle-rerank', 'keep']);
+    expect(kept.code).toBe(0);
+    expect(kept.err).toMatch(/rerankers keep the given order/);
+    expect(kept.summary.oracle).toBe('model, rerankers keep the order');
     const judged = await evalJson([
       '--stack',
       'focused',
@@ -379,6 +384,8 @@ describe('weft eval: linking and oracles', () => {
       ['--oracle', 'model', '--oracle-restriction', 'judge'],
       ['--oracle', 'anchors', '--oracle-restriction', 'annotation'],
       ['--oracle', 'anchors', '--oracle', 'plan'],
+      ['--oracle', 'model', '--oracle-rerank', 'first'],
+      ['--oracle', 'anchors', '--oracle-rerank', 'keep'],
     ])
       expect((await run(['--set', 'anchored', '--split', 'val', ...args])).code).toBe(2);
   });

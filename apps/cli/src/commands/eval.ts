@@ -20,6 +20,8 @@ import type { RetrieverV1, SkbQuery, SkbSplit } from '@weft/spec';
 import {
   corruptPlans,
   goldAnnotations,
+  judgedTasks,
+  noisyStages,
   oracleLanguageModel,
   readAnnotations,
   resolveGoldPlans,
@@ -77,6 +79,8 @@ export interface EvalOracle {
     readonly seed: number;
     /** The plans' textual restriction: the question's words (default) or the judge's (`annotation`). */
     readonly restriction?: 'question' | 'annotation';
+    /** The rerankers: gold answers first (default) or the given order kept (`keep`, `--oracle-rerank keep`). */
+    readonly rerank?: 'gold' | 'keep';
     /**
      * A cassette to record the oracle model's calls into (`--record`), so that `--replay` answers
      * the LLM stacks without the oracle (and `--llm-when always`) with the same figures.
@@ -94,7 +98,7 @@ export function oracleLabel(oracle: EvalOracle | undefined): string | undefined 
       ? [
           `model${oracle.model.noise > 0 ? ` (noise ${oracle.model.noise}, seed ${oracle.model.seed})` : ''}${
             oracle.model.restriction === 'annotation' ? ', judged restriction' : ''
-          }`,
+          }${oracle.model.rerank === 'keep' ? ', rerankers keep the order' : ''}`,
         ]
       : []),
   ];
@@ -125,14 +129,20 @@ async function oracleModel(
     settings.noise > 0
       ? corruptPlans(gold, { noise: settings.noise, seed: settings.seed, schema })
       : undefined;
+  const wrong =
+    settings.noise > 0 ? noisyStages(gold, { noise: settings.noise, seed: settings.seed }) : undefined;
   const withPaths = gold.filter((plan) => plan.paths.length > 0).length;
   const kinds = [...(noisy?.corrupted.values() ?? [])];
   const note = `oracle model: gold plans for ${gold.length} of ${queries.length} queries (${withPaths} with a relation path)${
     noisy
-      ? `; ${kinds.length} made wrong (${kinds.filter((k) => k === 'anchor').length} anchor, ${kinds.filter((k) => k === 'relation').length} relation)`
+      ? `; ${kinds.length} made wrong (${kinds.filter((k) => k === 'anchor').length} anchor, ${kinds.filter((k) => k === 'relation').length} relation), and ${wrong?.get('validate')?.size ?? 0} answers of each judged stage (${judgedTasks.join(', ')})`
       : ''
-  }`;
-  const oracle = oracleLanguageModel({ plans: noisy?.plans ?? gold });
+  }${settings.rerank === 'keep' ? '; rerankers keep the given order' : ''}`;
+  const oracle = oracleLanguageModel({
+    plans: noisy?.plans ?? gold,
+    ...(wrong ? { wrong } : {}),
+    ...(settings.rerank ? { rerank: settings.rerank } : {}),
+  });
   return {
     model: settings.record
       ? cassetteModel({ model: oracle, cassette: settings.record, mode: 'record' })
@@ -323,13 +333,19 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       "                  model        the LLM stacks' model is an oracle that answers each planning prompt",
       '                               with the gold plan (anchors, relation path from meta.paths, the',
       "                               bundle's queries/<set>.annotations.jsonl or meta.relational_part),",
-      '                               other prompts neutrally (rerankers keep the order, critics accept);',
-      '                               no provider; the planners ask it on every query (--llm-when always)',
-      '                  noisy-model  the same with 30% of the plans wrong (anchor or relation), seeded',
+      "                               every other LLM stage from the gold annotations too: KAR's expansion",
+      "                               (anchor, relation, answer type), MixRAG's expert weights (structure or",
+      "                               text), HybGRAG's critic (accepts a gold top result, else says what to",
+      '                               correct), the rerankers (gold answers first); no provider; the planners',
+      '                               ask it on every query (--llm-when always)',
+      '                  noisy-model  the same with 30% of the plans wrong (anchor or relation) and 30% of',
+      '                               the answers of each other stage wrong, seeded',
       "                  with --record FILE the oracle model's calls are recorded into a cassette, which",
       '                  --replay FILE --llm-when always then answers with no oracle (the same figures)',
-      '--oracle-noise P  share of wrong plans of noisy-model, in [0, 1] (default 0.3)',
-      '--oracle-seed N   which plans noisy-model makes wrong (default 1)',
+      '--oracle-noise P  share of wrong plans (and of wrong answers of each other stage) of noisy-model, in [0, 1] (default 0.3)',
+      '--oracle-seed N   which plans and answers noisy-model makes wrong (default 1)',
+      '--oracle-rerank R how the oracle model answers the rerankers: gold (gold answers first, default)',
+      '                  or keep (the given order, a tie, one score for all: to measure the planners alone)',
       "--oracle-restriction R  what the oracle model says the answer's text should say: question (the",
       '                  question without its anchor mentions and anchor descriptions, meta.anchor_descriptions:',
       '                  what a model that knows the anchors reads; default) or',
@@ -366,6 +382,7 @@ export function createEvalCommand(deps: CommandDeps = defaultDeps): Command {
       'oracle-noise': { type: 'string' },
       'oracle-seed': { type: 'string' },
       'oracle-restriction': { type: 'string' },
+      'oracle-rerank': { type: 'string' },
       ...modelOptions,
     },
     async run(args, io) {
@@ -461,8 +478,16 @@ function parseOracle(args: ParsedArgs): EvalOracle | undefined {
     throw new UsageError(`--oracle-restriction must be question or annotation, got "${restriction}"`);
   if (restriction !== undefined && !kinds.some((k) => k === 'model' || k === 'noisy-model'))
     throw new UsageError('--oracle-restriction goes with --oracle model or noisy-model');
+  const rerank = stringOption(args, 'oracle-rerank');
+  if (rerank !== undefined && rerank !== 'gold' && rerank !== 'keep')
+    throw new UsageError(`--oracle-rerank must be gold or keep, got "${rerank}"`);
+  if (rerank !== undefined && !kinds.some((k) => k === 'model' || k === 'noisy-model'))
+    throw new UsageError('--oracle-rerank goes with --oracle model or noisy-model');
   if (kinds.length === 0) return undefined;
-  const how = restriction ? { restriction: restriction as 'question' | 'annotation' } : {};
+  const how = {
+    ...(restriction ? { restriction: restriction as 'question' | 'annotation' } : {}),
+    ...(rerank ? { rerank: rerank as 'gold' | 'keep' } : {}),
+  };
   return {
     ...(kinds.includes('anchors') ? { anchors: true } : {}),
     ...(kinds.includes('plan') ? { plan: true } : {}),

@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { type Command, listOption, requiredOption, stringOption, UsageError } from '../command.ts';
-import { Progress } from '../progress.ts';
+import {
+  embeddingLine,
+  embeddingOptionDetails,
+  embeddingOptions,
+  embeddingOptionSpecs,
+  retryNotice,
+} from '../embedding-options.ts';
+import { phaseProgress } from '../progress.ts';
 import {
   buildStore,
   builtInGraphBackends,
@@ -34,7 +41,7 @@ export const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Validate an SKB bundle and build a store from it (graph, text and vector indexes)',
   usage:
-    'weft ingest <bundle> --db <dir> [--graph <backend>] [--indexes <dir|s3://bucket/prefix>] [--strict] [--embedder local] [--json]',
+    'weft ingest <bundle> --db <dir> [--graph <backend>] [--indexes <dir|s3://bucket/prefix>] [--strict] [--embedder local|provider:model] [--embedding-cache <dir|none>] [--json]',
   details: [
     '--db <dir>         the store directory; an existing store there is replaced atomically,',
     '                   a non-empty directory that is not a Weft store is refused',
@@ -47,12 +54,14 @@ export const ingestCommand: Command = {
     '                   region=…, allow_http=true, virtual_hosted_style_request=false (path-style)',
     '--strict           stop validation at the first problem (default: report every problem)',
     '--embedder <spec>  embedder of the vector index: local (default) or provider:model',
+    ...embeddingOptionDetails,
     '--json             print the summary as one JSON object on stdout',
   ],
   examples: [
     'weft ingest .weft/wordnet-bundle --db /tmp/wn',
     'weft ingest my-bundle --db stores/mine --strict --json',
     'weft ingest .weft/wordnet-bundle --db /tmp/wn-kuzu --graph kuzu',
+    'weft ingest my-bundle --db stores/mine --embedder openai:text-embedding-3-small --embed-concurrency 8',
     'weft ingest .weft/wordnet-bundle --db /tmp/wn-s3 --indexes s3://weft/wn --indexes-option endpoint=http://127.0.0.1:9000 --indexes-option allow_http=true',
   ],
   options: {
@@ -62,6 +71,7 @@ export const ingestCommand: Command = {
     'indexes-option': { type: 'string', multiple: true },
     strict: { type: 'boolean' },
     embedder: { type: 'string' },
+    ...embeddingOptionSpecs,
   },
   async run(args, io) {
     const [bundleArgument, ...extra] = args.positionals;
@@ -76,8 +86,8 @@ export const ingestCommand: Command = {
     const indexStorageOptions = parseStorageOptions(listOption(args, 'indexes-option'));
     if (Object.keys(indexStorageOptions).length > 0 && indexes === undefined)
       throw new UsageError('--indexes-option needs --indexes <dir|s3://bucket/prefix>');
-    const bars = new Map<string, Progress>();
-    const finished = new Set<string>();
+    const embedding = embeddingOptions(args, io.cwd);
+    const progress = phaseProgress(io.stderr, phaseLabels);
     const built = await buildStore({
       bundle,
       directory,
@@ -86,24 +96,10 @@ export const ingestCommand: Command = {
       ...(graph !== undefined ? { graph } : {}),
       ...(indexes !== undefined ? { indexes } : {}),
       ...(Object.keys(indexStorageOptions).length > 0 ? { indexStorageOptions } : {}),
+      ...embedding,
+      onEmbeddingRetry: (error, delayMs) => progress.note(retryNotice(error, delayMs)),
       // The graph and the indexes are built at once: one progress line per phase.
-      onProgress: (phase, done, total) => {
-        let progress = bars.get(phase);
-        if (!progress) {
-          progress = new Progress({
-            stream: io.stderr,
-            label: phaseLabels[phase] ?? phase,
-            ...(total ? { total } : {}),
-          });
-          bars.set(phase, progress);
-        }
-        progress.update(done);
-        // A finished phase leaves its last line standing while the other goes on.
-        if (total !== undefined && done >= total && !finished.has(phase)) {
-          finished.add(phase);
-          progress.finish();
-        }
-      },
+      onProgress: progress.onProgress,
     });
     const { manifest } = built;
     const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
@@ -123,6 +119,7 @@ export const ingestCommand: Command = {
           indexes: manifest.indexes ?? null,
           seconds,
           graphTimings: built.graph.timings,
+          embedding: built.embedding ?? null,
           peakRssMiB,
         })}\n`,
       );
@@ -141,6 +138,7 @@ export const ingestCommand: Command = {
           .join(', ') || 'none'
       }`,
       `  graph: ${manifest.graph.provider}`,
+      ...[embeddingLine(built.embedding)].filter((line) => line !== undefined),
       `  indexes: ${manifest.indexes ? `text (${manifest.indexes.text.provider})${manifest.indexes.vector ? `, vector (${manifest.indexes.vector.embedder}, ${manifest.indexes.vector.dimensions} dims)` : ''} at ${manifest.indexes.text.path}` : 'none (graph only)'}`,
     ];
     io.stdout.write(`${lines.join('\n')}\n`);

@@ -166,4 +166,14 @@ describe('weft query with a language model', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--llm-when must be unsure, always, never/);
   });
+
+  it('an LLM stack without a model says so on stderr in plain output; an offline stack says nothing', async () => {
+    const plain = await query(['--stack', 'focused']);
+    expect(plain.code).toBe(0);
+    expect(plain.out).toMatch(/p:nikkor/);
+    expect(plain.err).toMatch(
+      /^note: stack focused asks a language model and none was given \(--model SPEC or WEFT_MODEL\): planner cypher, reranker llm-listwise ran offline$/m,
+    );
+    expect((await query(['--stack', 'bm25'])).err).not.toMatch(/language model/);
+  });
 });

@@ -94,6 +94,14 @@ export function createQueryCommand(deps: CommandDeps = defaultDeps): Command {
         // With a model, what the LLM stages fell back on belongs with the answer (stderr: for people).
         if (hasModel(model) && !explain)
           for (const warning of traceWarnings(result)) io.stderr.write(`note: ${warning}\n`);
+        // Without one, an LLM stack's stages run offline: said once, so plain output does not hide it.
+        if (!hasModel(model) && !explain) {
+          const offline = traceWarnings(result).filter((w) => w.includes('no language model is configured'));
+          if (offline.length > 0)
+            io.stderr.write(
+              `note: stack ${retriever.name} asks a language model and none was given (--model SPEC or WEFT_MODEL): ${offline.map((w) => w.split(':')[0]).join(', ')} ran offline\n`,
+            );
+        }
         if (explain) {
           io.stdout.write(`Query: ${text}\nStack: ${retriever.name}\n${renderExplanation(result, labels)}\n`);
           return 0;

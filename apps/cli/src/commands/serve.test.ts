@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
+import { cannedOpenAiServer } from '../testing/canned-openai-server.ts';
 import { toyOpener } from '../testing/toy-store.ts';
 import { createServeCommand } from './serve.ts';
 
@@ -121,5 +122,78 @@ describe('weft serve', () => {
       vi.unstubAllEnvs();
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it('a model that never answers fails no request: POST /query falls back within --timeout-ms, POST /ask sends its evidence', async () => {
+    const model = await cannedOpenAiServer(() => ({ hang: true }));
+    try {
+      const c = captureIo();
+      const command = createServeCommand({ openStore: toyOpener().open, registry: createStackRegistry() });
+      const running = runCli(
+        [
+          'serve',
+          '--db',
+          'store',
+          '--port',
+          '0',
+          '--json',
+          '--timeout-ms',
+          '2000',
+          '--model',
+          `openai-compatible:${model.baseURL}:canned`,
+        ],
+        c.io,
+        [command],
+      );
+      const started = JSON.parse(await firstLine(c.out));
+      const post = (route: string, body: unknown) =>
+        fetch(`${started.url}${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      // focused asks the model twice (Cypher planner, listwise reranker): both must end in time.
+      const query = await post('/query', { query: 'lenses made by Nikon', stack: 'focused', limit: 3 });
+      expect(query.status).toBe(200);
+      const result = (await query.json()) as QueryResultJson;
+      expect(result.results.length).toBeGreaterThan(0);
+      expect(result.warnings.join('\n')).toMatch(/did not answer/);
+      expect(model.requests.length).toBeGreaterThan(0);
+
+      const ask = await post('/ask', { question: 'Nikon telephoto zoom lens', stack: 'bm25' });
+      expect(ask.status).toBe(200);
+      const events = await ask.text();
+      expect(events).toMatch(/event: evidence\ndata: .*p:nikkor/);
+      expect(events).toMatch(/event: done\ndata: .*"status":"failed"/);
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(await running).toBe(0);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it.each([
+    [
+      ['--timeout-ms', '2000', '--model-timeout', '1500'],
+      /--model-timeout 1500 does not fit in --timeout-ms 2000.*--model-timeout 1000 or less/,
+    ],
+    [
+      ['--timeout-ms', '1000'],
+      /a request limit of 1000 ms leaves a model no time.*--timeout-ms 1250 or more/,
+    ],
+  ])('refuses model settings that cannot work, before it listens: %j', async (extra, message) => {
+    const c = captureIo();
+    const command = createServeCommand({ openStore: toyOpener().open, registry: createStackRegistry() });
+    const argv = [
+      'serve',
+      '--db',
+      'store',
+      '--port',
+      '0',
+      '--model',
+      'openai-compatible:http://127.0.0.1:9/v1:x',
+    ];
+    expect(await runCli([...argv, ...extra], c.io, [command])).toBe(2);
+    expect(c.err()).toMatch(message);
   });
 });

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { type Command, integerOption, requiredOption, stringOption, UsageError } from '../command.ts';
-import { modelOptionDetails, modelOptions, parseModelOptions, stackCreateOptions } from '../model-options.ts';
+import { modelCallTimeoutMs } from '@weft/server/limits';
+import {
+  hasModel,
+  modelOptionDetails,
+  modelOptions,
+  parseModelOptions,
+  stackCreateOptions,
+} from '../model-options.ts';
 import { type CommandDeps, defaultDeps } from './command-deps.ts';
 
 const loopback = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -21,7 +28,9 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
       '                  least 16 characters), optionally followed by its scopes read, write (default',
       '                  both); every request but GET /health then needs Authorization: Bearer <key>',
       '                  (401 without). Keys are never printed or logged.',
-      '--timeout-ms N    abort a retrieval after N ms and answer 504, or end an answer stream (default 30000)',
+      '--timeout-ms N    abort a retrieval after N ms and answer 504, or end an answer stream (default 30000);',
+      '                  with a model, its calls stop a quarter earlier (at least 1 s) so that the stages',
+      '                  fall back in time: --model-timeout defaults to that and may not exceed it',
       '--embedder SPEC   embed queries with this embedder (must match the store)',
       ...modelOptionDetails,
       '--json            one JSON line when listening ({url, …}) and one when stopped',
@@ -60,7 +69,19 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
       const timeoutMs = integerOption(args, 'timeout-ms', 30_000);
       const embedder = stringOption(args, 'embedder');
       const json = args.values.json === true;
-      const createOptions = await stackCreateOptions(parseModelOptions(args, { cwd: io.cwd }));
+      const settings = parseModelOptions(args, { cwd: io.cwd });
+      // A model's call limit is derived from the request's, leaving time for the offline fallback; a
+      // --model-timeout that the request limit would cut is refused here rather than failing queries.
+      let modelTimeoutMs: number | undefined;
+      if (hasModel(settings))
+        try {
+          modelTimeoutMs = modelCallTimeoutMs(timeoutMs, settings.timeoutMs);
+        } catch (error) {
+          throw new UsageError((error as Error).message);
+        }
+      const createOptions = await stackCreateOptions(
+        modelTimeoutMs === undefined ? settings : { ...settings, timeoutMs: modelTimeoutMs },
+      );
       // Loaded here, not at the top, so that `weft --help` does not load the server and the engines.
       const [{ ApiKeys, apiKeyFileVariable, serveStore, shutdownOnSignals }, { explorerAssets }] =
         await Promise.all([import('@weft/server'), import('@weft/explorer')]);

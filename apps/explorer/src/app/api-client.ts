@@ -41,6 +41,55 @@ export class ApiRequestError extends Error {
   }
 }
 
+/** Where the tab keeps the API key it was given (sessionStorage: this tab only, gone when it closes). */
+export const apiKeyStorageKey = 'weft-api-key';
+
+/**
+ * Asks the person for an API key when the server answers 401 (a server started with
+ * `--api-key-file`); resolves with the key, or undefined when they give up. Set by the page.
+ */
+let askForKey: ((reason: string) => Promise<string | undefined>) | undefined;
+export function onApiKeyNeeded(ask: (reason: string) => Promise<string | undefined>): void {
+  askForKey = ask;
+}
+
+function storedKey(): string | undefined {
+  try {
+    return sessionStorage.getItem(apiKeyStorageKey) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `fetch` with the tab's API key (`Authorization: Bearer <key>`) on every request; on a 401 it asks
+ * for a key (`onApiKeyNeeded`), keeps it for the tab and sends the request again.
+ */
+export async function apiFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  for (;;) {
+    const key = storedKey();
+    const headers = new Headers(init.headers);
+    if (key) headers.set('authorization', `Bearer ${key}`);
+    const response = await fetch(url, { ...init, headers });
+    if (response.status !== 401 || !askForKey) return response;
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as { error?: { message?: string } } | undefined;
+    const given = await askForKey(
+      key
+        ? `The server refused the key: ${body?.error?.message ?? 'unauthorized'}.`
+        : 'This server needs an API key.',
+    );
+    if (!given) return response;
+    try {
+      sessionStorage.setItem(apiKeyStorageKey, given);
+    } catch {
+      return response;
+    }
+  }
+}
+
 async function json<T>(response: Response): Promise<T> {
   const body = await response.json();
   if (!response.ok)
@@ -52,16 +101,16 @@ async function json<T>(response: Response): Promise<T> {
 }
 
 export async function listStacks(): Promise<{ default: string; stacks: StackInfo[] }> {
-  return json(await fetch('/stacks'));
+  return json(await apiFetch('/stacks'));
 }
 
 export async function health(): Promise<Health> {
-  return json(await fetch('/health'));
+  return json(await apiFetch('/health'));
 }
 
 export async function runQuery(query: string, stack: string, limit: number): Promise<QueryAnswer> {
   return json(
-    await fetch('/query', {
+    await apiFetch('/query', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query, stack, limit, explain: true, documents: true }),
@@ -70,7 +119,7 @@ export async function runQuery(query: string, stack: string, limit: number): Pro
 }
 
 export async function getNode(id: string): Promise<NodeDetails> {
-  return json(await fetch(`/nodes/${encodeURIComponent(id)}`));
+  return json(await apiFetch(`/nodes/${encodeURIComponent(id)}`));
 }
 
 /** A node found by name (`GET /nodes?name=`). */
@@ -84,7 +133,7 @@ export interface NodeMatch {
 
 export async function searchNodes(name: string, limit = 10): Promise<NodeMatch[]> {
   const body = await json<{ matches: NodeMatch[] }>(
-    await fetch(`/nodes?name=${encodeURIComponent(name)}&limit=${limit}`),
+    await apiFetch(`/nodes?name=${encodeURIComponent(name)}&limit=${limit}`),
   );
   return body.matches;
 }
@@ -99,7 +148,7 @@ export async function askStream(
   onEvent: (event: SseEvent) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  const response = await fetch('/ask', {
+  const response = await apiFetch('/ask', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ question, stack }),

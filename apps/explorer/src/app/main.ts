@@ -1,5 +1,14 @@
-import { askStream, health, listStacks, type QueryAnswer, runQuery, searchNodes } from './api-client.ts';
+import {
+  askStream,
+  health,
+  listStacks,
+  onApiKeyNeeded,
+  type QueryAnswer,
+  runQuery,
+  searchNodes,
+} from './api-client.ts';
 import { byId, h } from './dom.ts';
+import { countNoun } from './grammar.ts';
 import { mountEvalBrowser } from './eval-view.ts';
 import { showNode } from './node-panel.ts';
 import { buildPicture, planPathText } from './path-graph.ts';
@@ -31,7 +40,38 @@ const answerPanel = byId('answer');
 const backButton = byId<HTMLButtonElement>('back');
 const forwardButton = byId<HTMLButtonElement>('forward');
 
+// A server started with API keys: the page asks for one once (requests waiting on it share the
+// prompt), keeps it for the tab, and every request sends it (api-client).
+const keyForm = byId<HTMLFormElement>('key-form');
+const keyInput = byId<HTMLInputElement>('api-key');
+let keyPrompt: Promise<string | undefined> | undefined;
+onApiKeyNeeded((reason) => {
+  keyPrompt ??= new Promise<string | undefined>((resolve) => {
+    byId('key-reason').textContent = reason;
+    keyInput.value = '';
+    keyForm.hidden = false;
+    keyInput.focus();
+    const done = (key: string | undefined) => {
+      keyForm.hidden = true;
+      keyForm.removeEventListener('submit', submit);
+      byId('key-cancel').removeEventListener('click', cancel);
+      keyPrompt = undefined;
+      resolve(key);
+    };
+    const submit = (event: Event) => {
+      event.preventDefault();
+      done(keyInput.value.trim() || undefined);
+    };
+    const cancel = () => done(undefined);
+    keyForm.addEventListener('submit', submit);
+    byId('key-cancel').addEventListener('click', cancel);
+  });
+  return keyPrompt;
+});
+
 let drawn: DrawnPicture | undefined;
+/** The stack whose result is open in the picture: the answer panel answers from its evidence. */
+let viewedStack: string | undefined;
 const answers = new Map<string, QueryAnswer>();
 /** The question of the columns on screen ('' before the first). */
 let currentQuery = '';
@@ -94,7 +134,7 @@ function openNode(id: string) {
 function expandNode(center: { id: string; label: string; type: string }, group: NeighbourGroup) {
   if (!drawn) startExploration(center);
   const added = drawn!.expand(center, group);
-  status.textContent = `Drew ${added} new neighbour${added === 1 ? '' : 's'} of ${center.label} over ${group.edgeType}.`;
+  status.textContent = `Drew ${countNoun(added, 'new neighbour')} of ${center.label} over ${group.edgeType}.`;
 }
 
 /** The layout picker and the fit button above a canvas. */
@@ -215,6 +255,7 @@ function showPicture(stack: string, resultId: string, record = true) {
   );
   drawn = drawPicture(canvas, picture, openNode);
   picturePanel.dataset.drawn = `${stack}:${resultId}`;
+  viewedStack = stack;
   openNode(resultId);
 }
 
@@ -262,6 +303,7 @@ function clearDetail() {
   second = undefined;
   picturePanel.replaceChildren(picturePlaceholder());
   delete picturePanel.dataset.drawn;
+  viewedStack = undefined;
   nodePanel.replaceChildren(nodePlaceholder());
 }
 
@@ -402,7 +444,9 @@ byId<HTMLFormElement>('node-search').addEventListener('submit', async (event) =>
 let asking: AbortController | undefined;
 byId('ask-button').addEventListener('click', async () => {
   const question = queryInput.value.trim();
-  const [stack] = selectedStacks();
+  // The stack being viewed (its result open in the picture), else the first column shown, else the
+  // first ticked: never silently another stack than the one on screen.
+  const stack = viewedStack ?? [...answers.keys()][0] ?? selectedStacks()[0];
   if (!question || !stack) {
     status.textContent = 'Type a question and pick a stack for the answer.';
     return;
@@ -416,6 +460,7 @@ byId('ask-button').addEventListener('click', async () => {
   delete answerPanel.dataset.status;
   answerPanel.replaceChildren(h('h2', {}, `Answer from ${stack}’s evidence`), text, verdict);
   let written = '';
+  let evidenceNodes: { id: string; name?: string; type?: string }[] = [];
   try {
     await askStream(
       question,
@@ -423,8 +468,10 @@ byId('ask-button').addEventListener('click', async () => {
       (event) => {
         const data = JSON.parse(event.data) as Record<string, unknown>;
         if (event.event === 'evidence') {
-          const nodes = (data.evidence as { nodes?: unknown[] } | undefined)?.nodes?.length ?? 0;
-          verdict.textContent = `The answer rests on ${nodes} evidence node${nodes === 1 ? '' : 's'}; writing…`;
+          evidenceNodes =
+            (data.evidence as { nodes?: { id: string; name?: string; type?: string }[] } | undefined)
+              ?.nodes ?? [];
+          verdict.textContent = `The answer rests on ${countNoun(evidenceNodes.length, 'evidence node')}; writing…`;
         } else if (event.event === 'delta') {
           written += String(data.text ?? '');
           text.textContent = written;
@@ -474,8 +521,36 @@ byId('ask-button').addEventListener('click', async () => {
               : done.status === 'ungrounded'
                 ? 'No grounded answer: the reply cites no node of the evidence.'
                 : done.status === 'no-model'
-                  ? `No model on the server (weft serve --model): evidence only. ${done.note ?? ''}`
+                  ? 'No model on the server (weft serve --model SPEC): below is the evidence an answer would rest on.'
                   : `The answer ${done.status}${done.error ? `: ${done.error}` : ''}.`;
+          // No words from a model (none on the server, or it failed): what was gathered still shows.
+          if (done.status !== 'answered' && evidenceNodes.length > 0)
+            answerPanel.append(
+              h('h3', {}, `The evidence (${countNoun(evidenceNodes.length, 'node')})`),
+              h(
+                'ol',
+                { class: 'evidence' },
+                evidenceNodes.map((node) =>
+                  h(
+                    'li',
+                    { 'data-evidence': node.id },
+                    h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'link',
+                        onclick: () => {
+                          drawn?.focus(node.id);
+                          openNode(node.id);
+                        },
+                      },
+                      node.name ?? node.id,
+                    ),
+                    node.type ? ` ${node.type}` : '',
+                  ),
+                ),
+              ),
+            );
         }
       },
       controller.signal,

@@ -177,7 +177,16 @@ export function drawPicture(
       for (const n of group.nodes) {
         const [source, target] = group.direction === 'out' ? [center.id, n.id] : [n.id, center.id];
         const id = `x:${source}>${target}:${group.edgeType}`;
-        if (!cy.$id(id).empty()) continue;
+        // The edge may be drawn already, by the picture's paths (under another id) or an earlier draw.
+        const drawnAlready = cy
+          .edges()
+          .some(
+            (e) =>
+              e.data('source') === source &&
+              e.data('target') === target &&
+              e.data('edgeType') === group.edgeType,
+          );
+        if (drawnAlready) continue;
         cy.add({
           group: 'edges',
           data: {
@@ -194,8 +203,25 @@ export function drawPicture(
       }
       added += fresh.length;
       container.dataset.expanded = String(added);
-      cy.animate({ fit: { eles: cy.$id(center.id).closedNeighborhood(), padding: 40 } }, { duration: 0 });
-      if (cy.zoom() < minReadableZoom) cy.zoom(minReadableZoom);
+      // Refit now (an animation would settle after this returns): the whole drawing when it stays
+      // readable, else the expanded node and its neighbours.
+      cy.fit(undefined, 40);
+      if (cy.zoom() < minReadableZoom) {
+        cy.fit(cy.$id(center.id).closedNeighborhood(), 40);
+        if (cy.zoom() < minReadableZoom) cy.zoom(minReadableZoom);
+      }
+      if (cy.zoom() > 1.4) {
+        cy.zoom(1.4);
+        cy.center(cy.$id(center.id).closedNeighborhood());
+      }
+      // How many of the group's nodes lie outside the view (0 when the refit shows them all).
+      const view = cy.extent();
+      container.dataset.unseen = String(
+        group.nodes.filter((n) => {
+          const p = cy.$id(n.id).position();
+          return p.x < view.x1 || p.x > view.x2 || p.y < view.y1 || p.y > view.y2;
+        }).length,
+      );
       describe();
       return fresh.length;
     },

@@ -1,5 +1,6 @@
 import type { QueryAnswer } from './api-client.ts';
 import { h, marked, snippet } from './dom.ts';
+import { countNoun } from './grammar.ts';
 
 /** One stack's ranking: a column of results with their documents; choosing one calls `onSelect`. */
 export function resultsColumn(
@@ -11,7 +12,7 @@ export function resultsColumn(
     ? h(
         'details',
         { class: 'warnings' },
-        h('summary', {}, `${answer.warnings.length} warning${answer.warnings.length === 1 ? '' : 's'}`),
+        h('summary', {}, countNoun(answer.warnings.length, 'warning')),
         h(
           'ul',
           {},
@@ -29,7 +30,7 @@ export function resultsColumn(
       h(
         'span',
         { class: 'muted' },
-        `${answer.results.length} results${duration === undefined ? '' : ` · ${duration.toFixed(0)} ms`}`,
+        `${countNoun(answer.results.length, 'result')}${duration === undefined ? '' : ` · ${duration.toFixed(0)} ms`}`,
       ),
     ),
     warnings,

@@ -295,4 +295,25 @@ describe('createRetriever', () => {
       code: 'WEFT_ABORTED',
     });
   });
+
+  it('orders equal scores by id whatever order the traverser gave them in, before the limit cuts', async () => {
+    const ids = (order: readonly string[]) =>
+      retrieve(
+        createRetriever({
+          name: 'ties',
+          context: baseContext(),
+          traversers: [
+            new MockTraverser({
+              doTraverse: [
+                [candidate('p:top', 3), ...order.map((id) => candidate(id, 1)), candidate('p:low', 0.5)],
+              ],
+            }),
+          ],
+        }),
+        { query: 'q', limit: 3 },
+      ).then((r) => r.ranking.map((c) => c.id));
+    const first = await ids(['p:c', 'p:a', 'p:b']);
+    expect(first).toEqual(['p:top', 'p:a', 'p:b']);
+    expect(await ids(['p:b', 'p:c', 'p:a'])).toEqual(first);
+  });
 });

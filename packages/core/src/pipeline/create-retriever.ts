@@ -324,7 +324,27 @@ function missingScores(reranker: RerankerV1, candidates: readonly Candidate[]): 
   return reranker.requiredScores.filter((key) => !candidates.some((c) => c.scores[key] !== undefined));
 }
 
-/** Distinct ids, of the target types when the type is known, best first, at most `limit`. */
+/**
+ * Equal scores ordered by id: each run of adjacent candidates with the same score is sorted by id, so
+ * that a ranking does not depend on the order an index or a store happened to return ties in (which
+ * changes after an update). Candidates of different scores keep the order the stages gave them.
+ */
+export function breakTiesById(candidates: readonly Candidate[]): Candidate[] {
+  const out = [...candidates];
+  let start = 0;
+  while (start < out.length) {
+    let end = start + 1;
+    while (end < out.length && out[end]!.score === out[start]!.score) end++;
+    if (end - start > 1) {
+      const run = out.slice(start, end).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      out.splice(start, run.length, ...run);
+    }
+    start = end;
+  }
+  return out;
+}
+
+/** Distinct ids, of the target types when the type is known, best first (ties by id), at most `limit`. */
 function finalRanking(
   candidates: readonly Candidate[],
   targetTypes: ReadonlySet<string> | undefined,
@@ -332,7 +352,7 @@ function finalRanking(
 ) {
   const seen = new Set<string>();
   const ranking: Candidate[] = [];
-  for (const candidate of candidates) {
+  for (const candidate of breakTiesById(candidates)) {
     if (seen.has(candidate.id)) continue;
     if (targetTypes && candidate.type !== undefined && !targetTypes.has(candidate.type)) continue;
     seen.add(candidate.id);
