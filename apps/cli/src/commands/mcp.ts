@@ -66,12 +66,16 @@ export function createMcpCommand(deps: CommandDeps = defaultDeps, streams: McpSt
         const stale = await staleArtifactsWarning(store.directory, store.manifest);
         if (stale) io.stderr.write(`weft mcp: warning: ${stale}\n`);
         const stdin = streams.stdin ?? process.stdin;
+        let stop!: (why: string) => void;
         const stopped = new Promise<string>((resolve) => {
-          stdin.once('end', () => resolve('stdin closed'));
-          stdin.once('close', () => resolve('stdin closed'));
-          process.once('SIGTERM', () => resolve('SIGTERM'));
-          process.once('SIGINT', () => resolve('SIGINT'));
+          stop = resolve;
         });
+        const onEnd = () => stop('stdin closed');
+        const onSignal = (signal: NodeJS.Signals) => stop(signal);
+        stdin.once('end', onEnd);
+        stdin.once('close', onEnd);
+        process.once('SIGTERM', onSignal);
+        process.once('SIGINT', onSignal);
         const transport = new StdioServerTransport(stdin, io.stdout as Writable);
         const closed = new Promise<string>((resolve) => {
           transport.onclose = () => resolve('transport closed');
@@ -80,7 +84,12 @@ export function createMcpCommand(deps: CommandDeps = defaultDeps, streams: McpSt
         io.stderr.write(
           `weft mcp: ${db} (${store.manifest.counts.nodes} nodes) over stdio; tools: search, get_node, neighbors${createOptions.languageModel ? ', ask' : ''}; default stack ${stack}\n`,
         );
-        const why = await Promise.race([stopped, closed]);
+        const why = await Promise.race([stopped, closed]).finally(() => {
+          stdin.off('end', onEnd);
+          stdin.off('close', onEnd);
+          process.off('SIGTERM', onSignal);
+          process.off('SIGINT', onSignal);
+        });
         await server.close();
         io.stderr.write(`weft mcp: stopped (${why})\n`);
         return 0;
