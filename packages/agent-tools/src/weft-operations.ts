@@ -14,6 +14,7 @@ import type {
   SkbSchema,
 } from '@weft/spec';
 import { createStackRegistry, type StackCreateOptions, type StackRegistry } from '@weft/stacks/registry';
+import type { z } from 'zod';
 import {
   type AskInput,
   askInput,
@@ -145,16 +146,7 @@ const noSuchNode = (id: string) =>
   });
 
 /** Parses with a tool's schema; a bad argument is `WEFT_BAD_INPUT` naming the field. */
-function parse<T>(
-  schema: {
-    safeParse(
-      value: unknown,
-    ):
-      | { success: true; data: T }
-      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
-  },
-  value: unknown,
-): T {
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const text = result.error.issues
@@ -236,18 +228,16 @@ export function createWeftOperations(store: WeftToolsStore, options: WeftToolsOp
   const createOptions = options.createOptions ?? {};
   const model = createOptions.languageModel;
   const defaultStack = options.stack ?? registry.defaultName;
-  if (!registry.has(defaultStack)) registry.get(defaultStack); // throws WEFT_BAD_INPUT listing the stacks
+  const knownStack = (stack: string): string => {
+    if (registry.has(stack)) return stack;
+    const names = registry.list().map((e) => e.name);
+    throw badInput(`unknown stack "${stack}" (stacks: ${names.join(', ')})`);
+  };
+  knownStack(defaultStack);
   const built = new Map<string, Promise<RetrieverV1>>();
   let builtFor: RetrievalContext | undefined;
   const retrieverOf = (name: string | undefined): { stack: string; retriever: Promise<RetrieverV1> } => {
-    const stack = name ?? defaultStack;
-    if (!registry.has(stack))
-      throw badInput(
-        `unknown stack "${stack}" (stacks: ${registry
-          .list()
-          .map((e) => e.name)
-          .join(', ')})`,
-      );
+    const stack = knownStack(name ?? defaultStack);
     if (options.retriever) return { stack, retriever: options.retriever(stack) };
     if (store.context !== builtFor) {
       built.clear();
