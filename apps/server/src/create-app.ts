@@ -294,6 +294,8 @@ export function createApp(options: AppOptions): WeftApp {
       registry,
       ...(options.createOptions ? { createOptions: options.createOptions } : {}),
       retriever: (name) => pool.get(name),
+      // As POST /query: a call past the limit is aborted (a tool error WEFT_TIMEOUT).
+      timeoutMs: limits.timeoutMs,
     }),
     tracker,
     before: [limitBody],

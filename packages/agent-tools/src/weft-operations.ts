@@ -47,6 +47,12 @@ export interface WeftToolsOptions {
    * each stack is built on first use and kept for the store's context.
    */
   readonly retriever?: (stack: string) => Promise<RetrieverV1>;
+  /**
+   * Longest a call may take, in milliseconds: then its work is aborted and it fails with
+   * `WEFT_TIMEOUT`, even when a stage ignores the signal (`weft serve` passes its `--timeout-ms`).
+   * No limit by default.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** One ranked node of `search`. */
@@ -252,6 +258,32 @@ export function createWeftOperations(store: WeftToolsStore, options: WeftToolsOp
     return { stack, retriever };
   };
   const graph = (): GraphStoreV1 => store.context.graph;
+  /** Runs one call under the caller's signal and `timeoutMs`; the work sees one signal for both. */
+  const limited = async <T>(call: CallOptions | undefined, work: (call: CallOptions) => Promise<T>) => {
+    const timeoutMs = options.timeoutMs;
+    if (timeoutMs === undefined) return work(call ?? {});
+    const timer = AbortSignal.timeout(timeoutMs);
+    const signal = call?.abortSignal ? AbortSignal.any([call.abortSignal, timer]) : timer;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () =>
+        reject(
+          timer.aborted
+            ? new WeftError({
+                code: 'WEFT_TIMEOUT',
+                message: `the call ran past the ${timeoutMs} ms limit and was aborted`,
+              })
+            : new WeftError({ code: 'WEFT_ABORTED', message: 'the call was cancelled' }),
+        );
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => {});
+    try {
+      return await Promise.race([work({ abortSignal: signal }), aborted]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  };
   const signalOf = (call?: CallOptions) => (call?.abortSignal ? { abortSignal: call.abortSignal } : {});
   const nodeOf = async (id: string, call?: CallOptions): Promise<SkbNode> => {
     const [node] = await graph().doGetNodes([id], signalOf(call));
@@ -268,137 +300,141 @@ export function createWeftOperations(store: WeftToolsStore, options: WeftToolsOp
     model,
     schema: () => store.context.schema,
 
-    async search(raw, call) {
-      const input = parse(searchInput, raw);
-      const { stack, retriever } = retrieverOf(input.stack);
-      const result = await retrieve(await retriever, {
-        query: input.query,
-        limit: input.limit ?? defaultSearchLimit,
-        ...signalOf(call),
-      });
-      const labels = await fetchLabels(graph(), mentionedIds(result, 1));
-      const ids = result.ranking.map((c) => c.id);
-      const nodes = ids.length ? await graph().doGetNodes(ids, signalOf(call)) : [];
-      const warnings = traceWarnings(result);
-      return {
-        query: input.query,
-        stack,
-        results: result.ranking.map((candidate, i) => ({
-          rank: i + 1,
-          id: candidate.id,
-          name: labels.get(candidate.id)?.name ?? null,
-          type: candidate.type ?? labels.get(candidate.id)?.type ?? null,
-          score: candidate.score,
-          why: why(candidate, input.query, nodes[i], labels),
-        })),
-        ...(warnings.length ? { warnings } : {}),
-      };
-    },
+    search: (raw, outer) =>
+      limited(outer, async (call) => {
+        const input = parse(searchInput, raw);
+        const { stack, retriever } = retrieverOf(input.stack);
+        const result = await retrieve(await retriever, {
+          query: input.query,
+          limit: input.limit ?? defaultSearchLimit,
+          ...signalOf(call),
+        });
+        const labels = await fetchLabels(graph(), mentionedIds(result, 1));
+        const ids = result.ranking.map((c) => c.id);
+        const nodes = ids.length ? await graph().doGetNodes(ids, signalOf(call)) : [];
+        const warnings = traceWarnings(result);
+        return {
+          query: input.query,
+          stack,
+          results: result.ranking.map((candidate, i) => ({
+            rank: i + 1,
+            id: candidate.id,
+            name: labels.get(candidate.id)?.name ?? null,
+            type: candidate.type ?? labels.get(candidate.id)?.type ?? null,
+            score: candidate.score,
+            why: why(candidate, input.query, nodes[i], labels),
+          })),
+          ...(warnings.length ? { warnings } : {}),
+        };
+      }),
 
-    async getNode(raw, call) {
-      const input = parse(getNodeInput, raw);
-      const node = await nodeOf(input.id, call);
-      const groups = await Promise.all(
-        edgeSides(store.context.schema, node.type).map(async ({ edgeType, direction }) => ({
-          edgeType,
-          direction,
-          found: await graph().doNeighbors({
-            seeds: [node.id],
-            edgeTypes: [edgeType],
+    getNode: (raw, outer) =>
+      limited(outer, async (call) => {
+        const input = parse(getNodeInput, raw);
+        const node = await nodeOf(input.id, call);
+        const groups = await Promise.all(
+          edgeSides(store.context.schema, node.type).map(async ({ edgeType, direction }) => ({
+            edgeType,
             direction,
-            limitPerSeed: countCap + 1,
-            ...signalOf(call),
-          }),
-        })),
-      );
-      const present = groups.filter((g) => g.found.length > 0);
-      const names = await namesOf(
-        present.flatMap((g) => g.found.slice(0, neighboursPerGroup).map((n) => n.node)),
-        call,
-      );
-      return {
-        id: node.id,
-        name: node.name,
-        type: node.type,
-        ...(node.aliases?.length ? { aliases: node.aliases } : {}),
-        ...(node.props && Object.keys(node.props).length ? { props: node.props } : {}),
-        document: node.text,
-        edges: present.map((g) => ({
-          edgeType: g.edgeType,
-          direction: g.direction,
-          count: Math.min(g.found.length, countCap),
-          ...(g.found.length > countCap ? { countCapped: true as const } : {}),
-          neighbours: g.found
-            .slice(0, neighboursPerGroup)
-            .map((n) => ({ id: n.node, name: names.get(n.node) ?? null, type: n.nodeType })),
-        })),
-      };
-    },
-
-    async neighbors(raw, call) {
-      const input = parse(neighborsInput, raw);
-      const edgeTypes = store.context.schema.edgeTypes.map((e) => e.name);
-      if (input.edgeType !== undefined && !edgeTypes.includes(input.edgeType))
-        throw badInput(
-          `unknown edge type "${input.edgeType}" (edge types: ${[...new Set(edgeTypes)].join(', ')})`,
+            found: await graph().doNeighbors({
+              seeds: [node.id],
+              edgeTypes: [edgeType],
+              direction,
+              limitPerSeed: countCap + 1,
+              ...signalOf(call),
+            }),
+          })),
         );
-      await nodeOf(input.id, call);
-      const direction = input.direction ?? 'both';
-      const limit = input.limit ?? defaultNeighboursLimit;
-      const found = await graph().doNeighbors({
-        seeds: [input.id],
-        ...(input.edgeType ? { edgeTypes: [input.edgeType] } : {}),
-        direction,
-        limitPerSeed: limit + 1,
-        ...signalOf(call),
-      });
-      const shown = found.slice(0, limit);
-      const names = await namesOf(
-        shown.map((n) => n.node),
-        call,
-      );
-      return {
-        id: input.id,
-        edgeType: input.edgeType ?? null,
-        direction,
-        neighbours: shown.map((n) => ({
-          id: n.node,
-          name: names.get(n.node) ?? null,
-          type: n.nodeType,
-          edgeType: n.edgeType,
-          direction: n.direction,
-        })),
-        truncated: found.length > limit,
-      };
-    },
+        const present = groups.filter((g) => g.found.length > 0);
+        const names = await namesOf(
+          present.flatMap((g) => g.found.slice(0, neighboursPerGroup).map((n) => n.node)),
+          call,
+        );
+        return {
+          id: node.id,
+          name: node.name,
+          type: node.type,
+          ...(node.aliases?.length ? { aliases: node.aliases } : {}),
+          ...(node.props && Object.keys(node.props).length ? { props: node.props } : {}),
+          document: node.text,
+          edges: present.map((g) => ({
+            edgeType: g.edgeType,
+            direction: g.direction,
+            count: Math.min(g.found.length, countCap),
+            ...(g.found.length > countCap ? { countCapped: true as const } : {}),
+            neighbours: g.found
+              .slice(0, neighboursPerGroup)
+              .map((n) => ({ id: n.node, name: names.get(n.node) ?? null, type: n.nodeType })),
+          })),
+        };
+      }),
 
-    async ask(raw, call) {
-      const input = parse(askInput, raw);
-      if (!model)
-        throw new WeftError({
-          code: 'WEFT_UNSUPPORTED',
-          message: 'ask needs a language model, and none is configured (weft mcp --model SPEC)',
+    neighbors: (raw, outer) =>
+      limited(outer, async (call) => {
+        const input = parse(neighborsInput, raw);
+        const edgeTypes = store.context.schema.edgeTypes.map((e) => e.name);
+        if (input.edgeType !== undefined && !edgeTypes.includes(input.edgeType))
+          throw badInput(
+            `unknown edge type "${input.edgeType}" (edge types: ${[...new Set(edgeTypes)].join(', ')})`,
+          );
+        await nodeOf(input.id, call);
+        const direction = input.direction ?? 'both';
+        const limit = input.limit ?? defaultNeighboursLimit;
+        const found = await graph().doNeighbors({
+          seeds: [input.id],
+          ...(input.edgeType ? { edgeTypes: [input.edgeType] } : {}),
+          direction,
+          limitPerSeed: limit + 1,
+          ...signalOf(call),
         });
-      const { stack, retriever } = retrieverOf(input.stack);
-      const answer = await streamGroundedAnswer({
-        question: input.question,
-        retriever: await retriever,
-        graph: graph(),
-        model,
-        ...signalOf(call),
-      });
-      const done = await answer.finished();
-      if (done.status === 'failed')
-        throw new WeftError({
-          code: 'WEFT_STAGE_FAILED',
-          message: `the model failed to answer: ${done.error ?? 'unknown error'}`,
+        const shown = found.slice(0, limit);
+        const names = await namesOf(
+          shown.map((n) => n.node),
+          call,
+        );
+        return {
+          id: input.id,
+          edgeType: input.edgeType ?? null,
+          direction,
+          neighbours: shown.map((n) => ({
+            id: n.node,
+            name: names.get(n.node) ?? null,
+            type: n.nodeType,
+            edgeType: n.edgeType,
+            direction: n.direction,
+          })),
+          truncated: found.length > limit,
+        };
+      }),
+
+    ask: (raw, outer) =>
+      limited(outer, async (call) => {
+        const input = parse(askInput, raw);
+        if (!model)
+          throw new WeftError({
+            code: 'WEFT_UNSUPPORTED',
+            message: 'ask needs a language model, and none is configured (weft mcp --model SPEC)',
+          });
+        const { stack, retriever } = retrieverOf(input.stack);
+        const answer = await streamGroundedAnswer({
+          question: input.question,
+          retriever: await retriever,
+          graph: graph(),
+          model,
+          ...signalOf(call),
         });
-      return {
-        question: input.question,
-        stack,
-        ...groundedAnswerJson(done),
-        evidence: [...answer.evidence.ids],
-      };
-    },
+        const done = await answer.finished();
+        if (done.status === 'failed')
+          throw new WeftError({
+            code: 'WEFT_STAGE_FAILED',
+            message: `the model failed to answer: ${done.error ?? 'unknown error'}`,
+          });
+        return {
+          question: input.question,
+          stack,
+          ...groundedAnswerJson(done),
+          evidence: [...answer.evidence.ids],
+        };
+      }),
   };
 }

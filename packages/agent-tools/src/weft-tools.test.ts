@@ -1,4 +1,6 @@
 import { MockLanguageModelV4, textResult, toyContext } from '@weft/core/test';
+import type { RetrieverV1 } from '@weft/spec';
+import { createStackRegistry } from '@weft/stacks';
 import { generateText, isStepCount } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createWeftOperations, matchedText, weftTools } from './index.ts';
@@ -81,6 +83,30 @@ describe('the operations over the toy shop (in-memory stores, the real bm25 stac
     });
     await expect(ops.ask({ question: 'which lens?' })).rejects.toMatchObject({ code: 'WEFT_UNSUPPORTED' });
     expect(() => createWeftOperations(store, { stack: 'nope' })).toThrow(/unknown stack "nope"/);
+  });
+
+  it('a call past timeoutMs fails with WEFT_TIMEOUT even when the stack ignores the signal', async () => {
+    const registry = createStackRegistry().register({
+      name: 'stall',
+      description: 'never answers and ignores aborts',
+      create: () =>
+        ({
+          specificationVersion: 'v1',
+          name: 'stall',
+          doRetrieve: () => new Promise(() => {}),
+        }) satisfies RetrieverV1,
+    });
+    const slow = createWeftOperations(store, { registry, stack: 'stall', timeoutMs: 50 });
+    await expect(slow.search({ query: 'lens' })).rejects.toMatchObject({
+      code: 'WEFT_TIMEOUT',
+      message: 'the call ran past the 50 ms limit and was aborted',
+    });
+    // Other calls are not slowed by the limit.
+    expect((await slow.getNode({ id: 'p:ef' })).name).toBe('Canon EF 100-400mm');
+    const cancelled = new AbortController();
+    const pending = slow.search({ query: 'lens' }, { abortSignal: cancelled.signal });
+    cancelled.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'WEFT_ABORTED' });
   });
 
   it('matchedText picks the sentence sharing the most words with the query', () => {
