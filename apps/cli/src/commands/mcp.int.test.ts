@@ -178,16 +178,21 @@ describe('weft mcp with the MCP Inspector CLI (npx @modelcontextprotocol/inspect
     expect(ranked.results[0]).toMatchObject({ rank: 1, id: 'p:d3500', name: 'Nikon D3500' });
   });
 
-  it('tools/call get_node of an unknown id: a tool error, and the Inspector says so', async () => {
-    const { stdout } = await runInspector([
+  it('tools/call get_node of an unknown id: a tool error, and the Inspector says so (exit 5)', async () => {
+    const failed = await runInspector([
       '--method',
       'tools/call',
       '--tool-name',
       'get_node',
       '--tool-arg',
       'id=p:nope',
-    ]).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
-    const result = JSON.parse(stdout) as { content: { text: string }[]; isError?: boolean };
+    ]).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(5);
+    expect(failed?.stderr).toContain(`"code":"tool_is_error"`);
+    const result = JSON.parse(failed!.stdout) as { content: { text: string }[]; isError?: boolean };
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toMatch(/^WEFT_NOT_FOUND: no node has the id "p:nope"/);
   });
