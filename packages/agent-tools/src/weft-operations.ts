@@ -275,7 +275,8 @@ export function createWeftOperations(store: WeftToolsStore, options: WeftToolsOp
               })
             : new WeftError({ code: 'WEFT_ABORTED', message: 'the call was cancelled' }),
         );
-      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
     });
     aborted.catch(() => {});
     try {

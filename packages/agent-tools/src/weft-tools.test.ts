@@ -107,6 +107,10 @@ describe('the operations over the toy shop (in-memory stores, the real bm25 stac
     const pending = slow.search({ query: 'lens' }, { abortSignal: cancelled.signal });
     cancelled.abort();
     await expect(pending).rejects.toMatchObject({ code: 'WEFT_ABORTED' });
+    // A signal that fired before the call.
+    await expect(slow.search({ query: 'lens' }, { abortSignal: cancelled.signal })).rejects.toMatchObject({
+      code: 'WEFT_ABORTED',
+    });
   });
 
   it('matchedText picks the sentence sharing the most words with the query', () => {
