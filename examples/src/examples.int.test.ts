@@ -74,6 +74,16 @@ describe('examples on the toy bundle', () => {
     expect(ranked).toHaveLength(5);
   });
 
+  it('agent-tools: generateText with the mock model calls the search tool of weftTools and answers from it', async () => {
+    const { stdout } = await run('agent-tools.ts', ['--query', 'telephoto zoom lens for birds']);
+    expect(stdout).toMatch(/^Built .+: 15 nodes, 18 edges$/m);
+    expect(stdout).toContain('Tools: search, get_node, neighbors');
+    expect(stdout).toContain('Tool call: search {"query":"telephoto zoom lens for birds","limit":3}');
+    expect(stdout).toContain('Tool result: 3 nodes from stack default');
+    expect(stdout).toMatch(/^ {2}1\. p:nikkor {2}AF-S Nikkor 200-500mm \(product\) {2}(path|text): /m);
+    expect(stdout).toMatch(/^Answer: The best match is AF-S Nikkor 200-500mm \[p:nikkor\] — /m);
+  });
+
   it('evaluate: prints the table of bm25 against the default stack, with the paired comparison', async () => {
     const { stdout } = await run('evaluate.ts', ['--split', 'val']);
     expect(stdout).toContain('**toy** (val), 3 queries, rankings of 100');

@@ -67,7 +67,7 @@ describe('model options', () => {
 
   it('--help names every stack and command that uses --model, and --model-timeout', () => {
     const help = modelOptionDetails.join('\n');
-    for (const stack of [...llmStackNames, 'ask', 'query', 'eval', 'demo', 'serve'])
+    for (const stack of [...llmStackNames, 'ask', 'query', 'eval', 'demo', 'serve', 'mcp'])
       expect(help).toContain(stack);
     expect(llmStackNames).toEqual(['mor', 'focused', 'hybgrag', 'kar', 'mixrag']);
     expect(help).not.toContain('(mor, focused)');

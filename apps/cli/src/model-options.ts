@@ -34,7 +34,7 @@ const maxModelTimeoutMs = 600_000;
 /** Their `--help` lines. */
 export const modelOptionDetails: readonly string[] = [
   `--model SPEC      language model (default $WEFT_MODEL) of the LLM stacks ${llmStackNames.join(', ')},`,
-  "                  and of weft ask's answer (ask, query, eval, demo, serve take it):",
+  "                  and of weft ask's answer (ask, query, eval, demo, serve, mcp take it):",
   `                  ${modelSpecSyntax}`,
   '                  (keys from OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_COMPATIBLE_API_KEY)',
   `--llm-when W      when LLM planners ask the model: ${llmWhenValues.join(', ')} (default: mor unsure,`,

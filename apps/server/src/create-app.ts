@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { createWeftOperations } from '@weft/agent-tools';
 import {
   evidenceJson,
   type GroundedAnswerStream,
@@ -21,6 +22,7 @@ import { type ApiKeys, apiKeyAuth, requireScope } from './api-keys.ts';
 import { apiRoutes } from './api-routes.ts';
 import { apiSchemas } from './api-schemas.ts';
 import { type ApplyChangeSet, registerChangesRoute } from './changes-route.ts';
+import { registerMcpRoute } from './mcp-route.ts';
 import type { AssetSource } from './asset-source.ts';
 import { nodeView } from './node-view.ts';
 import { RequestTracker } from './request-tracker.ts';
@@ -196,7 +198,8 @@ async function withDeadline<T>(
 
 /**
  * The HTTP API over one opened store: `POST /query`, `GET /stacks`, `GET /nodes/{id}`, `GET /health`,
- * `POST /ask` (the answer as server-sent events), `GET /openapi.json`, and static assets for the rest.
+ * `POST /ask` (the answer as server-sent events), `POST /mcp` (the agent tools over MCP),
+ * `GET /openapi.json`, and static assets for the rest.
  */
 export function createApp(options: AppOptions): WeftApp {
   const limits: ServerLimits = { ...defaultLimits, ...options.limits };
@@ -265,7 +268,7 @@ export function createApp(options: AppOptions): WeftApp {
       apiKeyAuth(options.apiKeys, assets ? async (path) => (await assets(path)) !== undefined : undefined),
     );
     const read = requireScope('read');
-    for (const path of ['/query', '/ask', '/stacks', '/nodes', '/nodes/*']) app.use(path, read);
+    for (const path of ['/query', '/ask', '/stacks', '/nodes', '/nodes/*', '/mcp']) app.use(path, read);
   }
   // Refused before the body is read (Content-Length) or as soon as a streamed body passes the limit.
   const limitBody = bodyLimit({
@@ -308,6 +311,18 @@ export function createApp(options: AppOptions): WeftApp {
   };
   app.use('/query', limitBody, jsonOnly);
   app.use('/ask', limitBody, jsonOnly);
+  registerMcpRoute(app, {
+    // The tools share the stacks of POST /query (the pool), over the store version being served.
+    operations: createWeftOperations(store, {
+      registry,
+      ...(options.createOptions ? { createOptions: options.createOptions } : {}),
+      retriever: (name) => pool.get(name),
+      // As POST /query: a call past the limit is aborted (a tool error WEFT_TIMEOUT).
+      timeoutMs: limits.timeoutMs,
+    }),
+    tracker,
+    before: [limitBody],
+  });
   registerChangesRoute(app, {
     ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
     ...(options.applyChanges ? { applyChanges: options.applyChanges } : {}),

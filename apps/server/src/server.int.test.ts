@@ -248,6 +248,7 @@ describe('weft serve API on a real store', () => {
       '/ask',
       '/changes',
       '/health',
+      '/mcp',
       '/nodes',
       '/nodes/{id}',
       '/query',

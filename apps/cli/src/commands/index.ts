@@ -57,6 +57,12 @@ export const commands: readonly LazyCommand[] = [
     load: async () => (await import('./serve.ts')).serveCommand,
   },
   {
+    name: 'mcp',
+    summary:
+      'Serve a store to AI agents over MCP (stdio): tools search, get_node, neighbors, and ask with --model',
+    load: async () => (await import('./mcp.ts')).mcpCommand,
+  },
+  {
     name: 'synth-queries',
     summary: 'Synthesise STaRK-style query sets (relational and text-only, train/val/test) from a store',
     load: async () => (await import('./synth-queries.ts')).synthQueriesCommand,

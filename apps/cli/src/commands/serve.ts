@@ -40,6 +40,8 @@ export function createServeCommand(deps: CommandDeps = defaultDeps): Command {
       '  POST /ask {question, stack?, limit?, maxEvidenceTokens?}  the answer as server-sent events',
       '    (evidence, delta…, done: citations checked as by weft ask; needs --model, else evidence only)',
       '  GET /stacks, GET /nodes/{id}, GET /nodes?name=… (find nodes by name), GET /health',
+      '  POST /mcp  the tools of weft mcp (search, get_node, neighbors; ask with --model) for AI agents,',
+      '    over MCP Streamable HTTP (stateless), behind the same API keys (read scope)',
       'SIGTERM or Ctrl-C stops it gracefully: requests in flight finish, then the store is closed.',
     ],
     examples: [
