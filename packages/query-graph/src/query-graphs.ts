@@ -21,7 +21,7 @@ export interface QueryGraph {
   readonly reach: number;
   /** The text the answer must match: the question without the mentions and the relation words. */
   readonly constraint: string;
-  /** The endpoints that match the question's text, best first (at most `endpointsKept`). */
+  /** The endpoints, best match of the constraint first (at most `endpointsKept`). */
   readonly endpoints: readonly { readonly id: string; readonly text: number }[];
   /** The evidence, each in [0, 1]: link (mention × sense), text fit, relation words. */
   readonly evidence: { readonly link: number; readonly fit: number; readonly relationWords: number };
@@ -180,7 +180,6 @@ export async function searchQueryGraphs(
     const scores = text.get(group.anchor);
     const endpoints = group.endpoints
       .map((id) => ({ id, text: scores ? (scores.get(id) ?? 0) : 1 }))
-      .filter((e) => e.text > 0)
       .sort((a, b) => b.text - a.text || a.id.localeCompare(b.id));
     const fit = Math.min(1, endpoints[0]?.text ?? 0);
     const words = relationScores.get(group.edgeType) ?? 0;

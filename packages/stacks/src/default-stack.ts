@@ -64,8 +64,8 @@ const relationsFromNames = true;
 /**
  * The question read as query graphs (`@weft/query-graph`): the readings whose relation the question
  * names and whose answers it barely describes ("a part of the eye") are executed. Untrained, val Hit@1
- * without → with: everyday WordNet questions 16.7 → 63.3, WordNet hybrid 59.6 → 57.7, Pokémon hybrid
- * 57.9 → 63.2, Debian hybrid 90 → 90 (docs/results.md has the rest).
+ * without → with: everyday WordNet questions 16.7 → 63.3, WordNet hybrid 59.6 → 55.8, Pokémon hybrid
+ * 57.9 → 63.2, Debian hybrid 90 → 90 (packages/query-graph/README.md has the rest).
  */
 const queryGraphs = true;
 
