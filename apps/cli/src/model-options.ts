@@ -3,6 +3,7 @@ import {
   cassetteModel,
   createLanguageModel,
   isLlmWhen,
+  limitModelCalls,
   type LlmWhen,
   llmWhenValues,
   modelSpecSyntax,
@@ -129,35 +130,8 @@ type LanguageModel = NonNullable<RetrievalContext['languageModel']>;
  * that ignores the signal is not waited for. A stream (weft ask's answer) gets the limit as a whole.
  */
 export function withCallTimeout(model: LanguageModel, timeoutMs: number): LanguageModel {
-  const limited = (signal: AbortSignal | undefined) => {
+  return limitModelCalls(model, (signal) => {
     const timer = AbortSignal.timeout(timeoutMs);
     return signal ? AbortSignal.any([signal, timer]) : timer;
-  };
-  const settleBy = <T>(pending: PromiseLike<T>, signal: AbortSignal): Promise<T> => {
-    const call = Promise.resolve(pending);
-    call.catch(() => {});
-    return Promise.race([
-      call,
-      new Promise<never>((_, reject) => {
-        if (signal.aborted) reject(signal.reason);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      }),
-    ]);
-  };
-  return {
-    specificationVersion: model.specificationVersion,
-    provider: model.provider,
-    modelId: model.modelId,
-    get supportedUrls() {
-      return model.supportedUrls;
-    },
-    doGenerate(callOptions) {
-      const abortSignal = limited(callOptions.abortSignal);
-      return settleBy(model.doGenerate({ ...callOptions, abortSignal }), abortSignal);
-    },
-    doStream(callOptions) {
-      const abortSignal = limited(callOptions.abortSignal);
-      return settleBy(model.doStream({ ...callOptions, abortSignal }), abortSignal);
-    },
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { limitModelCalls } from '@weft/llm';
 import type { StackCreateOptions } from '@weft/stacks';
 
 type LanguageModel = NonNullable<StackCreateOptions['languageModel']>;
@@ -21,43 +22,9 @@ export function runWithModelDeadline<T>(ms: number, work: () => Promise<T>): Pro
  * as a timed-out call (and fall back), not as an aborted retrieval.
  */
 export function withRequestModelDeadline(model: LanguageModel): LanguageModel {
-  const limited = (signal: AbortSignal | undefined) => {
+  return limitModelCalls(model, (signal) => {
     const deadline = deadlines.getStore();
     if (!deadline) return signal;
     return signal ? AbortSignal.any([signal, deadline]) : deadline;
-  };
-  const settleBy = <T>(pending: PromiseLike<T>, signal: AbortSignal | undefined): Promise<T> => {
-    const call = Promise.resolve(pending);
-    if (!signal) return call;
-    call.catch(() => {});
-    return Promise.race([
-      call,
-      new Promise<never>((_, reject) => {
-        if (signal.aborted) reject(signal.reason);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      }),
-    ]);
-  };
-  return {
-    specificationVersion: model.specificationVersion,
-    provider: model.provider,
-    modelId: model.modelId,
-    get supportedUrls() {
-      return model.supportedUrls;
-    },
-    doGenerate(callOptions) {
-      const abortSignal = limited(callOptions.abortSignal);
-      return settleBy(
-        model.doGenerate({ ...callOptions, ...(abortSignal ? { abortSignal } : {}) }),
-        abortSignal,
-      );
-    },
-    doStream(callOptions) {
-      const abortSignal = limited(callOptions.abortSignal);
-      return settleBy(
-        model.doStream({ ...callOptions, ...(abortSignal ? { abortSignal } : {}) }),
-        abortSignal,
-      );
-    },
-  };
+  });
 }

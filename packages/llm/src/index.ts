@@ -67,3 +67,4 @@ export {
 } from './schemas/verdict-schema.ts';
 export { estimateTokens, truncateToTokens } from './token-budget.ts';
 export { untrustedText, untrustedTextNotice } from './untrusted-text.ts';
+export { limitModelCalls } from './limit-model-calls.ts';
