@@ -177,6 +177,34 @@ describe('FieldTraverser', () => {
     expect(byId.get('p:nikkor')!.scores.queryGraph).toBe(1);
     expect(byId.get('p:d850')!.scores.queryGraph).toBe(0.4);
     expect(byId.get('p:eos')?.scores.queryGraph ?? 0).toBe(0);
+    // Two anchors' readings reaching one node add up (their intersection).
+    const canon = {
+      mention: 'Canon',
+      confidence: 0.9,
+      candidates: [{ id: 'b:canon', type: 'brand', score: 1 }],
+    };
+    const both: Plan = {
+      ...plan(query, [nikon, canon]),
+      paths: [
+        {
+          anchor: 0,
+          node: 'b:nikon',
+          hops: [{ edgeType: 'made_by', direction: 'in' }],
+          score: 1,
+          endpoints: ['p:nikkor', 'p:d850'],
+        },
+        {
+          anchor: 1,
+          node: 'b:canon',
+          hops: [{ edgeType: 'made_by', direction: 'in' }],
+          score: 0.5,
+          endpoints: ['p:nikkor'],
+        },
+      ],
+    };
+    const together = await new FieldTraverser().doTraverse({ query, plan: both, limit: 20, context });
+    expect(together.find((c) => c.id === 'p:nikkor')!.scores.queryGraph).toBe(1.5);
+    expect(together.find((c) => c.id === 'p:d850')!.scores.queryGraph).toBe(1);
     // The readings speak through queryGraph only: a path from one node is no planned relation.
     expect(byId.get('p:nikkor')!.scores.relationMatch).toBe(0);
   });

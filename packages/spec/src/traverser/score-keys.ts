@@ -41,8 +41,8 @@ export interface KnownScores {
   /** BM25 over the target types, the global text ranking (MorTraverser). */
   readonly bm25Global?: number;
   /**
-   * In [0, 1]: the node is an endpoint of an executed query-graph reading of the plan (a path with
-   * `endpoints`), at the relative score of the best such reading.
+   * The node is an endpoint of executed query-graph readings of the plan (paths with `endpoints`): per
+   * anchor the relative score of its best such reading, in [0, 1], summed over the anchors.
    */
   readonly queryGraph?: number;
 }
