@@ -70,8 +70,8 @@ interface Group {
  * no-structure reading competes with them: a question whose best text match is reached by no
  * reading asks for text.
  *
- * Two searches and one neighbour read per question: the question's best text match over the target
- * types, the same search restricted to every endpoint, and the senses' neighbours.
+ * Cost per question: one neighbour read of the senses, one batched search for each constraint's best
+ * match over the target types, and one search per anchor restricted to its endpoints.
  */
 export async function searchQueryGraphs(
   query: string,
@@ -152,26 +152,37 @@ export async function searchQueryGraphs(
     const set = byAnchor.get(group.anchor) ?? byAnchor.set(group.anchor, new Set()).get(group.anchor)!;
     for (const id of group.endpoints) set.add(id);
   }
+  const constraints = new Map(
+    [...byAnchor.keys()].map((anchor) => [
+      anchor,
+      vocabulary.remainder(query, [anchors[anchor]!.mention, ...specific]),
+    ]),
+  );
+  // Each distinct constraint's best match anywhere: one batched search.
+  const distinct = [...new Set(constraints.values())].filter((rest) => rest !== '');
+  const bestLists = distinct.length
+    ? await searchText(context.text, distinct, {
+        limit: 1,
+        ...(targets ? { filter: { nodeTypes: targets } } : {}),
+        ...signal,
+      })
+    : [];
+  const best = new Map(distinct.map((rest, i) => [rest, bestLists[i]?.[0]?.score ?? 0]));
   const text = new Map<number, Map<string, number> | undefined>();
-  const constraints = new Map<number, string>();
   await Promise.all(
     [...byAnchor].map(async ([anchor, ids]) => {
-      const rest = vocabulary.remainder(query, [anchors[anchor]!.mention, ...specific]);
-      constraints.set(anchor, rest);
+      const rest = constraints.get(anchor)!;
       if (rest === '') {
         text.set(anchor, undefined);
         return;
       }
-      const [bestLists, hitLists] = await Promise.all([
-        searchText(context.text, [rest], {
-          limit: 1,
-          ...(targets ? { filter: { nodeTypes: targets } } : {}),
-          ...signal,
-        }),
-        searchText(context.text, [rest], { limit: ids.size, filter: { ids: [...ids] }, ...signal }),
-      ]);
-      const top = bestLists[0]?.[0]?.score ?? 0;
-      text.set(anchor, new Map(top > 0 ? (hitLists[0] ?? []).map((hit) => [hit.id, hit.score / top]) : []));
+      const [hits = []] = await searchText(context.text, [rest], {
+        limit: ids.size,
+        filter: { ids: [...ids] },
+        ...signal,
+      });
+      const top = best.get(rest)!;
+      text.set(anchor, new Map(top > 0 ? hits.map((hit) => [hit.id, hit.score / top]) : []));
     }),
   );
   const relationScores = vocabulary.scores(query);
