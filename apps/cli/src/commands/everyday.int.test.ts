@@ -34,6 +34,22 @@ describe('everyday relational questions on the untrained WordNet 3.1 store', () 
     expect(code, c.err()).toBe(0);
     return JSON.parse(c.out());
   };
+  /** `weft eval` of the default stack on the everyday set's val split, as JSON. */
+  const evalEveryday = (extra: string[]) =>
+    run([
+      'eval',
+      bundle,
+      '--db',
+      db,
+      '--set',
+      'everyday',
+      '--split',
+      'val',
+      '--stack',
+      'default',
+      ...extra,
+      '--json',
+    ]);
 
   it('"a part of the eye" puts parts of the eye (the organ of sight) first', async () => {
     const result = await run(['query', '--db', db, 'a part of the eye', '--limit', '3', '--json']);
@@ -48,40 +64,12 @@ describe('everyday relational questions on the untrained WordNet 3.1 store', () 
   }, 300_000);
 
   it('the default answers the everyday questions first far more often than bm25-rel, and the gold plan more still', async () => {
-    const summary = await run([
-      'eval',
-      bundle,
-      '--db',
-      db,
-      '--set',
-      'everyday',
-      '--split',
-      'val',
-      '--stack',
-      'default',
-      '--compare-to',
-      'bm25-rel',
-      '--json',
-    ]);
+    const summary = await evalEveryday(['--compare-to', 'bm25-rel']);
     const hit1 = Object.fromEntries(
       summary.stacks.map((s: { stack: string; hit1: number }) => [s.stack, s.hit1]),
     );
     expect(hit1.default).toBeGreaterThanOrEqual(hit1['bm25-rel'] + 30);
-    const gold = await run([
-      'eval',
-      bundle,
-      '--db',
-      db,
-      '--set',
-      'everyday',
-      '--split',
-      'val',
-      '--stack',
-      'default',
-      '--oracle',
-      'plan',
-      '--json',
-    ]);
+    const gold = await evalEveryday(['--oracle', 'plan']);
     expect(gold.oracle).toBe('plan');
     const withPlan = gold.stacks.find((s: { stack: string }) => s.stack === 'default');
     expect(withPlan.hit1).toBeGreaterThanOrEqual(hit1.default);
