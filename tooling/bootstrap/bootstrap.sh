@@ -92,7 +92,7 @@ WRAP
 weft_ensure_deps() {
   local stamp="$weft_root/node_modules/.weft-install-stamp" want
   want="$( { cat "$weft_root/pnpm-lock.yaml" "$weft_root/package.json" "$weft_root/pnpm-workspace.yaml" \
-    "$weft_root"/{packages,apps,tooling}/*/package.json 2>/dev/null || true; } | cksum)"
+    "$weft_root"/{packages,apps,devkit,tooling}/*/package.json 2>/dev/null || true; } | cksum)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
   # pnpm only when there is something to install (./weft skips weft_ensure_pnpm otherwise: ~1 s).
   weft_ensure_pnpm || return 1

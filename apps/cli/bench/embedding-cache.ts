@@ -14,7 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { wordnetBundle } from '@internal/test-data';
+import { wordnetBundle } from '@weft-dev/test-data';
 import { repositoryRoot } from '../src/commands/demo.ts';
 import { embeddingsServer } from '../src/testing/canned-openai-server.ts';
 

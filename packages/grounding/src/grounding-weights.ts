@@ -25,7 +25,7 @@ export type GroundingFeature = (typeof groundingFeatures)[number];
  * Logistic weights over `groundingFeatures`, one model per reading of a phrase: `named` for nodes
  * whose name or alias the phrase spells, `described` for nodes it only matches by document. Fitted
  * on the train splits of WordNet hybrid and the Pokémon hybrid and described sets, each set weighing
- * the same, with `tooling/results/src/fit-grounding-weights.ts` (rows from `grounding-dev.ts`).
+ * the same, with `devkit/results/src/fit-grounding-weights.ts` (rows from `grounding-dev.ts`).
  */
 export const groundingWeights: Readonly<
   Record<'named' | 'described', Readonly<Record<GroundingFeature, number>>>

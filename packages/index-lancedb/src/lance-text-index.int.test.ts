@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { wordnetBundle } from '@internal/test-data';
+import { wordnetBundle } from '@weft-dev/test-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readNodes } from './bench/wordnet.ts';
 import { writeLanceNodes } from './lance-node-table.ts';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importStarkQa } from './stark-qa.ts';
 
-// The team's STaRK query files (../shared). @internal/test-data's describeWithShared is not used
+// The team's STaRK query files (../shared). @weft-dev/test-data's describeWithShared is not used
 // here: it builds on @weft/kb-wordnet, which depends on this package.
 function sharedDirectory(): string {
   if (process.env.WEFT_SHARED) return process.env.WEFT_SHARED;

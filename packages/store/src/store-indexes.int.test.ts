@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { wordnetBundle } from '@internal/test-data';
+import { wordnetBundle } from '@weft-dev/test-data';
 import { searchText, searchVector } from '@weft/kit';
 import type { SkbNode, SkbSchema } from '@weft/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -78,7 +78,7 @@ async function run(
 /** Workspace packages that are published: every package.json under the workspace globs without `private`. */
 async function publicPackages(): Promise<{ name: string; directory: string }[]> {
   const found: { name: string; directory: string }[] = [];
-  for (const group of ['packages', 'apps', 'tooling']) {
+  for (const group of ['packages', 'apps', 'devkit', 'tooling']) {
     for (const entry of await readdir(path.join(root, group))) {
       const file = path.join(root, group, entry, 'package.json');
       if (!existsSync(file)) continue;

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { wordnetBundle } from '@internal/test-data';
+import { wordnetBundle } from '@weft-dev/test-data';
 import {
   freePort,
   type PostgresServer,

@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { wordnetBundle } from '@internal/test-data';
+import { wordnetBundle } from '@weft-dev/test-data';
 import { expandMetapath } from '@weft/graph-kit';
 import { openBundle } from '@weft/skb';
 import { buildKuzuGraph } from '../build-kuzu-graph.ts';
