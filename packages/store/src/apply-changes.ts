@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WeftError } from '@weft/kit';
 import { createEmbeddingModel, embedTexts, parseEmbedderSpec } from '@weft/embed-local';
-import { type LanceNodeRecord, readLanceNodes, updateLanceNodes } from '@weft/index-lancedb';
+import type { LanceNodeRecord } from '@weft/index-lancedb';
 import { type ChangeSetReport, formatSkbIssue, readChangeSet } from '@weft/skb';
 import type { GraphBackendV1, GraphStoreV1, SkbChangeSet, SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
 import {
@@ -13,7 +13,9 @@ import {
   remoteEmbedderNamespace,
 } from './cached-embedder.ts';
 import { EmbeddingCache, embeddingCacheFolder } from './embedding-cache.ts';
+import { loadBackendPackage } from './backend-packages.ts';
 import { resolveGraphBackend } from './graph-backends.ts';
+import { lancePackage } from './index-backends.ts';
 import {
   describedByNeighbours,
   RelationDocuments,
@@ -140,6 +142,8 @@ export async function applyChanges(
       code: 'WEFT_UNSUPPORTED',
       message: `the store's indexes are on object storage (${indexPath}): they cannot take changes in place yet; rebuild the store with weft ingest`,
     });
+  // Changes are written to the LanceDB table directly (the index seam has no update yet).
+  const lancedb = (await loadBackendPackage(lancePackage)) as typeof import('@weft/index-lancedb');
   const release = await lockForUpdate(directory);
   let staging: string | undefined;
   try {
@@ -233,7 +237,7 @@ export async function applyChanges(
       lap('embed');
       options.onProgress?.('embed', embedded, changes.nodes.length);
       // Nodes only affected through their neighbours keep their document and its vector: read back.
-      const kept = await readLanceNodes(
+      const kept = await lancedb.readLanceNodes(
         join(directory, indexes.text.path),
         [...rewritten].filter((id) => !upserted.has(id)),
       );
@@ -250,7 +254,7 @@ export async function applyChanges(
       await after.close();
     }
     options.onProgress?.('index', 0, upserts.length);
-    const lance = await updateLanceNodes({
+    const lance = await lancedb.updateLanceNodes({
       source: join(directory, indexes.text.path),
       directory: join(staging, 'lance'),
       upserts,

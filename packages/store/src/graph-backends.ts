@@ -1,5 +1,6 @@
 import { WeftError } from '@weft/kit';
 import type { GraphBackendV1 } from '@weft/spec';
+import { type BackendPackage, loadBackendPackage } from './backend-packages.ts';
 
 /** A `--graph` value taken apart: the backend id and what follows it. */
 export interface GraphBackendChoice {
@@ -8,15 +9,36 @@ export interface GraphBackendChoice {
   readonly target?: string;
 }
 
+/** A built-in graph backend: its package, and the backend among that package's exports. */
+interface BuiltInGraphBackend extends BackendPackage {
+  readonly backend: (module: unknown) => GraphBackendV1;
+}
+
 /**
- * The backends `@weft/store` knows without being told, loaded on first use: a process must never
- * load both `kuzu` and `@ladybugdb/core` (their native modules share symbols, and such a process
- * segfaults when it exits), so a store on one engine never loads the other's module.
+ * The backends `@weft/store` knows without being told. Their packages are optional peer
+ * dependencies, imported on first use: installing `@weft/store` installs no engine, and a process
+ * never loads both `kuzu` and `@ladybugdb/core` (their native modules share symbols, and such a
+ * process segfaults when it exits), so a store on one engine never loads the other's module.
  */
-const builtInBackends: Readonly<Record<string, () => Promise<GraphBackendV1>>> = {
-  kuzu: async () => (await import('@weft/graph-kuzu')).kuzuBackend,
-  ladybug: async () => (await import('@weft/graph-ladybug')).ladybugBackend,
-  postgres: async () => (await import('@weft/graph-postgres')).postgresBackend,
+const builtInBackends: Readonly<Record<string, BuiltInGraphBackend>> = {
+  kuzu: {
+    kind: 'graph',
+    engine: 'Kùzu',
+    packageName: '@weft/graph-kuzu',
+    backend: (module) => (module as typeof import('@weft/graph-kuzu')).kuzuBackend,
+  },
+  ladybug: {
+    kind: 'graph',
+    engine: 'LadybugDB',
+    packageName: '@weft/graph-ladybug',
+    backend: (module) => (module as typeof import('@weft/graph-ladybug')).ladybugBackend,
+  },
+  postgres: {
+    kind: 'graph',
+    engine: 'PostgreSQL',
+    packageName: '@weft/graph-postgres',
+    backend: (module) => (module as typeof import('@weft/graph-postgres')).postgresBackend,
+  },
 };
 
 /**
@@ -43,7 +65,8 @@ export function parseGraphBackend(spec: string): GraphBackendChoice {
 
 /**
  * The backend of `id`: one of `backends` (given by the caller) when it has that id, else a
- * built-in one. Unknown ids are refused with the list of known ones.
+ * built-in one, its package imported now (`MissingBackendError` when it is not installed). Unknown
+ * ids are refused with the list of known ones.
  */
 export async function resolveGraphBackend(
   id: string,
@@ -51,13 +74,13 @@ export async function resolveGraphBackend(
 ): Promise<GraphBackendV1> {
   const given = backends.find((backend) => backend.id === id);
   if (given) return given;
-  const load = Object.hasOwn(builtInBackends, id) ? builtInBackends[id] : undefined;
-  if (!load) {
+  const builtIn = Object.hasOwn(builtInBackends, id) ? builtInBackends[id] : undefined;
+  if (!builtIn) {
     const known = [...new Set([...backends.map((b) => b.id), ...builtInGraphBackends])].join(', ');
     throw new WeftError({
       code: 'WEFT_UNSUPPORTED',
       message: `no graph backend '${id}' (known: ${known})`,
     });
   }
-  return load();
+  return builtIn.backend(await loadBackendPackage(builtIn));
 }

@@ -1,13 +1,30 @@
 import { isAbsolute, resolve } from 'node:path';
 import { WeftError } from '@weft/kit';
 import type { IndexBackendV1, IndexStorageOptions } from '@weft/spec';
+import { type BackendPackage, loadBackendPackage } from './backend-packages.ts';
+
+/** A built-in index backend: its package, and the backend among that package's exports. */
+interface BuiltInIndexBackend extends BackendPackage {
+  readonly backend: (module: unknown) => IndexBackendV1;
+}
+
+/** The LanceDB package: an optional peer dependency, imported when a store's indexes need it. */
+export const lancePackage: BackendPackage = {
+  kind: 'indexes',
+  engine: 'LanceDB',
+  packageName: '@weft/index-lancedb',
+};
 
 /**
- * The index backends `@weft/store` knows without being told, loaded on first use (LanceDB's native
- * module is not loaded by a process that never opens an index).
+ * The index backends `@weft/store` knows without being told. Their packages are optional peer
+ * dependencies, imported on first use (LanceDB's native module is not loaded by a process that
+ * never opens an index).
  */
-const builtInBackends: Readonly<Record<string, () => Promise<IndexBackendV1>>> = {
-  lancedb: async () => (await import('@weft/index-lancedb')).lanceIndexBackend,
+const builtInBackends: Readonly<Record<string, BuiltInIndexBackend>> = {
+  lancedb: {
+    ...lancePackage,
+    backend: (module) => (module as typeof import('@weft/index-lancedb')).lanceIndexBackend,
+  },
 };
 
 /** The index backend of every store today. */
@@ -15,7 +32,8 @@ export const defaultIndexBackend = 'lancedb';
 
 /**
  * The backend of `id`: one of `backends` (given by the caller) when it has that id, else a
- * built-in one. Unknown ids are refused with the list of known ones.
+ * built-in one, its package imported now (`MissingBackendError` when it is not installed). Unknown
+ * ids are refused with the list of known ones.
  */
 export async function resolveIndexBackend(
   id: string,
@@ -23,12 +41,12 @@ export async function resolveIndexBackend(
 ): Promise<IndexBackendV1> {
   const given = backends.find((backend) => backend.id === id);
   if (given) return given;
-  const load = Object.hasOwn(builtInBackends, id) ? builtInBackends[id] : undefined;
-  if (!load) {
+  const builtIn = Object.hasOwn(builtInBackends, id) ? builtInBackends[id] : undefined;
+  if (!builtIn) {
     const known = [...new Set([...backends.map((b) => b.id), ...Object.keys(builtInBackends)])].join(', ');
     throw new WeftError({ code: 'WEFT_UNSUPPORTED', message: `no index backend '${id}' (known: ${known})` });
   }
-  return load();
+  return builtIn.backend(await loadBackendPackage(builtIn));
 }
 
 /** S3 bucket names: 3–63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit. */

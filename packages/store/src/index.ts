@@ -5,6 +5,7 @@ export {
   type ChangeSetEffect,
   changeSetEffect,
 } from './apply-changes.ts';
+export { MissingBackendError } from './backend-packages.ts';
 export { type BuildStoreOptions, type BuiltStore, buildStore } from './build-store.ts';
 export {
   builtInGraphBackends,

@@ -8,7 +8,6 @@ import {
   LocalEmbeddingModel,
   parseEmbedderSpec,
 } from '@weft/embed-local';
-import { nodeDocument } from '@weft/index-lancedb';
 import type { IndexBackendV1, IndexNodeRecord, IndexStorageOptions, SkbNode, SkbSchema } from '@weft/spec';
 import {
   CachedEmbedder,
@@ -181,6 +180,11 @@ export function embeddingText(node: SkbNode): string {
 }
 
 const embeddingCharacters = 400;
+
+/** A node's document: name, aliases and text, as the index backends (LanceDB's `nodeDocument`) rank it. */
+function nodeDocument(node: SkbNode): string {
+  return [node.name, ...(node.aliases ?? []), node.text].filter((part) => part.length > 0).join(' ; ');
+}
 
 function firstDimensions(batch: readonly IndexNodeRecord[]): number {
   return batch[0]?.vector?.length ?? 0;
