@@ -3,7 +3,13 @@ import { emptyPlan } from '@weft/kit';
 import { ReferencePathTraverser, toyContext } from '@weft/core/test';
 import type { Anchor, Plan, PlannerV1, SkbQuery } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { anchorLinking, goldAnchorsOf, summarizeLinking } from './anchor-linking.ts';
+import {
+  anchorLinking,
+  goldAnchorsOf,
+  goldPathAmongReadings,
+  goldPathsOf,
+  summarizeLinking,
+} from './anchor-linking.ts';
 import { evaluateStacks } from './evaluate-stacks.ts';
 import { evaluationMarkdown, evaluationSummary } from './evaluation-report.ts';
 import { oracleAnchors, questionIn, replaceAnchors, withPlanTransform } from './oracle-anchors.ts';
@@ -28,6 +34,47 @@ describe('goldAnchorsOf', () => {
     expect(
       goldAnchorsOf({ ...query, meta: { anchors: ['noun.relation'] } }, new Set(['noun.relation'])),
     ).toBe(undefined);
+  });
+});
+
+describe('goldPathAmongReadings', () => {
+  const hop = (edgeType: string, direction: 'in' | 'out') => [{ edgeType, direction }];
+  const plan: Pick<Plan, 'paths'> = {
+    paths: [
+      // A path planned from words (no node) is no reading.
+      { anchor: 0, hops: hop('made_by', 'in'), score: 1 },
+      { anchor: 0, node: 'b:leica', hops: hop('made_by', 'in'), score: 1 },
+      { anchor: 0, node: 'b:nikon', hops: hop('made_by', 'out'), score: 0.9 },
+      { anchor: 1, node: 'c:lenses', hops: hop('in_category', 'in'), score: 0.8 },
+      { anchor: 0, node: 'b:nikon', hops: hop('made_by', 'in'), score: 0.5 },
+    ],
+  };
+  it('finds a gold anchor node and first hop among the first 3 readings by score', () => {
+    const gold = goldPathsOf({
+      id: 'q',
+      query: 'lenses made by Nikon',
+      answers: ['p:nikkor'],
+      split: 'val',
+      meta: { paths: [{ anchor: 'b:nikon', hops: [{ edgeType: 'made_by', direction: 'in' }] }, 'junk'] },
+    })!;
+    expect(gold).toHaveLength(1);
+    // Fourth by score: not among the first 3.
+    expect(goldPathAmongReadings(plan, gold)).toBe(false);
+    expect(goldPathAmongReadings(plan, gold, 4)).toBe(true);
+    // A gold hop in both directions takes either.
+    expect(
+      goldPathAmongReadings(plan, [
+        { anchor: 'b:nikon', hops: [{ edgeType: 'made_by', direction: 'both' }] },
+      ]),
+    ).toBe(true);
+    expect(goldPathsOf({ id: 'q', query: 'x', answers: [], split: 'val', meta: {} })).toBeUndefined();
+    expect(
+      summarizeLinking([
+        { gold: 1, linked: 1, linkedTop1: 1, mentions: 1, precise: 1, pathTop3: true },
+        { gold: 1, linked: 1, linkedTop1: 1, mentions: 1, precise: 1, pathTop3: false },
+        { gold: 1, linked: 1, linkedTop1: 1, mentions: 1, precise: 1 },
+      ])?.pathTop3,
+    ).toBe(50);
   });
 });
 

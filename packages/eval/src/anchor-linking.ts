@@ -36,6 +36,55 @@ export interface QueryLinking {
   readonly mentions: number;
   /** Counted plan anchors whose top candidate is a gold anchor. */
   readonly precise: number;
+  /**
+   * Whether a gold path (its anchor node and first hop) is among the plan's first 3 query-graph
+   * readings (paths from one `node`, by score); absent when the query carries no gold paths.
+   */
+  readonly pathTop3?: boolean;
+}
+
+/** A gold path of a judged query (`meta.paths`): from an anchor node along typed hops. */
+export interface GoldPath {
+  readonly anchor: string;
+  readonly hops: readonly { readonly edgeType: string; readonly direction: string }[];
+}
+
+/** The gold paths of a query (`meta.paths`), `undefined` when it carries none. */
+export function goldPathsOf(query: SkbQuery): readonly GoldPath[] | undefined {
+  const paths = query.meta?.paths;
+  if (!Array.isArray(paths)) return undefined;
+  const valid = paths.filter(
+    (p): p is GoldPath =>
+      typeof p === 'object' &&
+      p !== null &&
+      typeof (p as GoldPath).anchor === 'string' &&
+      Array.isArray((p as GoldPath).hops) &&
+      (p as GoldPath).hops.length > 0,
+  );
+  return valid.length > 0 ? valid : undefined;
+}
+
+/** Whether a gold path's anchor and first hop is among the plan's first `topK` readings. */
+export function goldPathAmongReadings(
+  plan: Pick<Plan, 'paths'> | undefined,
+  gold: readonly GoldPath[],
+  topK = linkingTopK,
+): boolean {
+  const readings = (plan?.paths ?? [])
+    .filter((p) => p.node !== undefined)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, topK);
+  return gold.some((g) =>
+    readings.some((r) => {
+      const hop = r.hops[0];
+      const want = g.hops[0]!;
+      return (
+        r.node === g.anchor &&
+        hop?.edgeType === want.edgeType &&
+        (want.direction === 'both' || hop.direction === want.direction)
+      );
+    }),
+  );
 }
 
 /**
@@ -79,6 +128,8 @@ export interface LinkingSummary {
   readonly mentionsPerQuery: number;
   /** Share of counted plan anchors (over all queries) whose top candidate is gold; 0 when none. */
   readonly precision: number;
+  /** Share of the queries with gold paths whose gold path is among the first 3 readings; absent when none has. */
+  readonly pathTop3?: number;
 }
 
 export function summarizeLinking(linkings: readonly QueryLinking[]): LinkingSummary | undefined {
@@ -86,7 +137,11 @@ export function summarizeLinking(linkings: readonly QueryLinking[]): LinkingSumm
   if (n === 0) return undefined;
   const mentions = linkings.reduce((sum, l) => sum + l.mentions, 0);
   const precise = linkings.reduce((sum, l) => sum + l.precise, 0);
+  const withPaths = linkings.filter((l) => l.pathTop3 !== undefined);
   return {
+    ...(withPaths.length > 0
+      ? { pathTop3: (100 * withPaths.filter((l) => l.pathTop3).length) / withPaths.length }
+      : {}),
     n,
     recall: (100 * linkings.filter((l) => l.linked === l.gold).length) / n,
     recallTop1: (100 * linkings.filter((l) => l.linkedTop1 === l.gold).length) / n,

@@ -2,6 +2,8 @@ import { toWeftError, WeftError } from '@weft/kit';
 import type { RetrievalTrace, RetrieverV1, SkbQuery } from '@weft/spec';
 import {
   anchorLinking,
+  goldPathAmongReadings,
+  goldPathsOf,
   goldAnchorsOf,
   type LinkingSummary,
   type QueryLinking,
@@ -163,8 +165,18 @@ export async function evaluateStacks(options: EvaluateStacksOptions): Promise<Ev
     const query = options.queries[task.query]!;
     const started = performance.now();
     const gold = goldAnchors(query);
-    const linkingOf = (plan: Parameters<typeof anchorLinking>[0]) =>
-      gold ? { linking: anchorLinking(plan, gold, linkingOptions) } : {};
+    const paths = goldPathsOf(query);
+    const linkingOf = (
+      plan: Parameters<typeof goldPathAmongReadings>[0] & Parameters<typeof anchorLinking>[0],
+    ) =>
+      gold
+        ? {
+            linking: {
+              ...anchorLinking(plan, gold, linkingOptions),
+              ...(paths ? { pathTop3: goldPathAmongReadings(plan, paths) } : {}),
+            },
+          }
+        : {};
     const base = {
       stack: retriever.name,
       queryId: query.id,

@@ -15,6 +15,8 @@ export interface LinkingFigures {
   readonly mentionsPerQuery: number;
   /** Share of counted plan anchors whose top candidate is a gold anchor. */
   readonly precision: number;
+  /** Share of the queries with gold paths whose gold path is among the plan's first 3 readings. */
+  readonly pathTop3?: number;
 }
 
 /**
@@ -106,6 +108,7 @@ export function evaluationSummary(
               recallTop1: round(stack.linking.recallTop1),
               mentionsPerQuery: round(stack.linking.mentionsPerQuery),
               precision: round(stack.linking.precision),
+              ...(stack.linking.pathTop3 === undefined ? {} : { pathTop3: round(stack.linking.pathTop3) }),
             },
           }
         : {}),
@@ -156,11 +159,11 @@ export function evaluationMarkdown(summary: EvaluationSummary): string {
       '',
       `Anchor linking against the gold anchors (${linked[0]!.linking!.n} queries carry them; plan anchors of confidence ≥ ${defaultLinkingMinConfidence} count):`,
       '',
-      '| stack | all gold linked (top 3) | all gold top candidate | mentions/question | precision |',
-      '|---|---:|---:|---:|---:|',
+      '| stack | all gold linked (top 3) | all gold top candidate | mentions/question | precision | gold path among the top 3 readings |',
+      '|---|---:|---:|---:|---:|---:|',
       ...linked.map(
         (s) =>
-          `| ${s.stack} | ${s.linking!.recall.toFixed(1)} | ${s.linking!.recallTop1.toFixed(1)} | ${s.linking!.mentionsPerQuery.toFixed(2)} | ${s.linking!.precision.toFixed(1)} |`,
+          `| ${s.stack} | ${s.linking!.recall.toFixed(1)} | ${s.linking!.recallTop1.toFixed(1)} | ${s.linking!.mentionsPerQuery.toFixed(2)} | ${s.linking!.precision.toFixed(1)} | ${s.linking!.pathTop3 === undefined ? '–' : s.linking!.pathTop3.toFixed(1)} |`,
       ),
     );
   }

@@ -151,29 +151,3 @@ describe('LexicalPlanner', () => {
     expect(plan.targetTypes[0]?.type).toBe('product');
   });
 });
-
-describe('LexicalPlanner with query graphs', () => {
-  it('adds the readings as paths from one node, executed (with endpoints) when the question names the relation', async () => {
-    const context = toyContext();
-    const plan = await new LexicalPlanner({ queryGraphs: true }).doPlan({
-      query: 'lenses made by Nikon',
-      feedback: [],
-      context,
-    });
-    const reading = plan.paths.find((p) => p.node === 'b:nikon');
-    expect(reading).toMatchObject({ hops: [{ edgeType: 'made_by', direction: 'in' }] });
-    expect(reading!.endpoints).toContain('p:nikkor');
-    expect(plan.anchors[reading!.anchor!]!.candidates.some((c) => c.id === 'b:nikon')).toBe(true);
-    // A question that names no relation plans readings, but executes none of them.
-    const unnamed = await new LexicalPlanner({ queryGraphs: true }).doPlan({
-      query: 'Nikon lenses',
-      feedback: [],
-      context,
-    });
-    expect(unnamed.paths.some((p) => p.node !== undefined)).toBe(true);
-    expect(unnamed.paths.every((p) => p.endpoints === undefined)).toBe(true);
-    // Off by default.
-    const off = await new LexicalPlanner().doPlan({ query: 'lenses made by Nikon', feedback: [], context });
-    expect(off.paths.some((p) => p.node !== undefined)).toBe(false);
-  });
-});

@@ -9,7 +9,6 @@ import {
 } from '@weft/kit';
 import { answerType, describedAnchors, groundQuestion, namedRelations } from '@weft/grounding';
 import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
-import { type QueryGraphOptions, searchQueryGraphs } from '@weft/query-graph';
 import type { Anchor, Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
 import { mentionRow } from './mention-model.ts';
 
@@ -69,13 +68,6 @@ export interface LexicalPlannerOptions {
    * planned relations, so a half-spelled name — "moves" → `gigantamax_move` — sends it astray).
    */
   readonly relationsFromNames?: boolean | { readonly minScore?: number };
-  /**
-   * Read the question as query graphs (`@weft/query-graph`): each (sense of a mention, relation the
-   * graph holds from it, answer type) scored jointly against the graph and the text. The readings
-   * join the plan's paths, each with its `node`, its `confidence` and the `endpoints` that match the
-   * question, after the paths planned from words. Off by default; the default stack turns it on.
-   */
-  readonly queryGraphs?: boolean | QueryGraphOptions;
 }
 
 /**
@@ -155,32 +147,6 @@ export class LexicalPlanner implements PlannerV1 {
         ? describedAnchors(grounding, { minProbability: minDescribed, exclude: linkedIds(mentions) })
         : []),
     ];
-    const readings = this.options.queryGraphs
-      ? await searchQueryGraphs(
-          query,
-          anchors,
-          context,
-          this.options.queryGraphs === true ? {} : this.options.queryGraphs,
-        )
-      : undefined;
-    for (const graph of readings?.graphs ?? []) {
-      // A reading's endpoints become the answer candidates only when the question's words name its
-      // relation ("a part of the eye", "the opposite of hot") and leave the answer's own text little to
-      // match (at most `maxConstraintWords` words). A question that describes its answer at length is
-      // ranked by that text and by adjacency to its anchors, which already use the relations: there,
-      // executing a one-hop reading pushed the neighbours of two-hop questions' middle nodes up.
-      const confirmed =
-        graph.evidence.relationWords > 0 &&
-        graph.constraint.split(' ').filter((w) => w !== '').length <= maxConstraintWords;
-      paths.push({
-        anchor: graph.anchor,
-        node: graph.node,
-        hops: [{ edgeType: graph.edgeType, direction: graph.direction, nodeTypes: [graph.answerType] }],
-        score: graph.score,
-        confidence: graph.confidence,
-        ...(confirmed ? { endpoints: graph.endpoints.map((e) => e.id) } : {}),
-      });
-    }
     return {
       query,
       targetTypes,
@@ -218,15 +184,6 @@ export class LexicalPlanner implements PlannerV1 {
     return paths;
   }
 }
-
-/**
- * Most words a reading's textual constraint may hold for its endpoints to be executed as the answer
- * candidates (see `doPlan`). Untrained, Hit@1 with 2 against 4 (train / val): WordNet hybrid 58.2 /
- * 55.8 against 55.1 / 55.8, Pokémon hybrid 45.8 / 63.2 against 43.8 / 63.2, Pokémon described 21.3 /
- * 15.8 against 23.4 / 15.8, Debian hybrid 75 / 90 against 80 / 90, Debian described 38.3 / 39.1
- * against 36.2 / 39.1; everyday WordNet val 63.3 with either.
- */
-const maxConstraintWords = 2;
 
 /** `edgeType|direction` → probability of the edge types the question's words name, both directions. */
 function relationsByName(

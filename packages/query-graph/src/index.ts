@@ -1,3 +1,6 @@
+export { exclusions, matchesExclusion } from './exclusions.ts';
+export { planEndpoints, QueryGraphReranker, QueryGraphTraverser } from './query-graph-execution.ts';
+export { executedReadings, QueryGraphPlanner, type QueryGraphPlannerOptions } from './query-graph-planner.ts';
 export {
   type QueryGraph,
   type QueryGraphOptions,

@@ -1,6 +1,8 @@
 import { InMemoryGraphStore, InMemoryTextIndex, type InMemorySkb } from '@weft/core/test';
-import type { Anchor, RetrievalContext, SkbNode } from '@weft/spec';
+import type { Anchor, Candidate, Plan, PlannerV1, RetrievalContext, SkbNode } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
+import { planEndpoints, QueryGraphReranker } from './query-graph-execution.ts';
+import { QueryGraphPlanner } from './query-graph-planner.ts';
 import { searchQueryGraphs } from './query-graphs.ts';
 
 const node = (id: string, name: string, text: string): SkbNode => ({ id, type: 'synset', name, text });
@@ -88,5 +90,126 @@ describe('searchQueryGraphs', () => {
     const unsure = { ...eye, confidence: 0.05 };
     expect((await searchQueryGraphs('the part of the eye', [unsure], context())).graphs).toEqual([]);
     expect((await searchQueryGraphs('  ', [eye], context())).graphs).toEqual([]);
+  });
+});
+
+/** A planner that links fixed anchors and plans one path of its own (the base a decorator reads). */
+function fixedPlanner(name: string, anchors: Anchor[]): PlannerV1 {
+  return {
+    specificationVersion: 'v1',
+    name,
+    async doPlan({ query }) {
+      return {
+        query,
+        targetTypes: [],
+        anchors,
+        paths: [{ anchor: 0, hops: [{ edgeType: 'hypernym', direction: 'out' }], score: 1 }],
+        variables: [],
+        triplets: [],
+        restriction: query,
+        confidence: 0.5,
+      };
+    },
+  };
+}
+
+const sky: Anchor = {
+  mention: 'sky',
+  confidence: 0.9,
+  candidates: [{ id: 'sky', score: 1, type: 'synset' }],
+};
+
+describe('QueryGraphPlanner', () => {
+  it("adds the readings to the base's plan, executing those whose relation the question names", async () => {
+    const planner = new QueryGraphPlanner({ base: fixedPlanner('base', [eye]) });
+    const plan = await planner.doPlan({ query: 'a part of the eye', feedback: [], context: context() });
+    expect(planner.name).toBe('base');
+    // The base's own path is kept, first.
+    expect(plan.paths[0]).toEqual({
+      anchor: 0,
+      hops: [{ edgeType: 'hypernym', direction: 'out' }],
+      score: 1,
+    });
+    const reading = plan.paths.find((p) => p.node === 'organ' && p.hops[0]?.edgeType === 'part_meronym');
+    expect(reading?.endpoints).toEqual(expect.arrayContaining(['iris', 'cornea', 'lens']));
+    expect(reading?.confidence).toBeGreaterThan(0);
+    // The question does not name hypernymy: that reading is planned, not executed.
+    const kind = plan.paths.find((p) => p.node === 'organ' && p.hops[0]?.edgeType === 'hypernym');
+    expect(kind).toBeDefined();
+    expect(kind!.endpoints).toBeUndefined();
+  });
+
+  it("adds the linker's anchors that the base lacks, and reads from them", async () => {
+    const planner = new QueryGraphPlanner({
+      base: fixedPlanner('base', [sky]),
+      linker: fixedPlanner('linker', [{ ...sky, mention: 'Sky' }, eye]),
+    });
+    const plan = await planner.doPlan({ query: 'a part of the eye', feedback: [], context: context() });
+    expect(plan.anchors.map((a) => a.mention)).toEqual(['sky', 'eye']);
+    const reading = plan.paths.find((p) => p.endpoints);
+    expect(reading).toMatchObject({ anchor: 1, node: 'organ' });
+  });
+});
+
+const candidate = (id: string, score: number): Candidate => ({
+  id,
+  score,
+  scores: { bm25: score },
+  trajectories: [],
+});
+
+function planWith(paths: Plan['paths']): Plan {
+  return {
+    query: 'q',
+    targetTypes: [],
+    anchors: [],
+    paths,
+    variables: [],
+    triplets: [],
+    restriction: 'q',
+    confidence: 1,
+  };
+}
+
+describe('executing a plan', () => {
+  const hop = [{ edgeType: 'part_meronym', direction: 'out' as const }];
+  it("ranks the intersection of two anchors' readings first, then by probability, then by the readings' order", () => {
+    const plan = planWith([
+      { anchor: 0, node: 'a', hops: hop, score: 1, confidence: 0.5, endpoints: ['x', 'y', 'z'] },
+      { anchor: 1, node: 'b', hops: hop, score: 0.5, confidence: 0.2, endpoints: ['z'] },
+      { anchor: 0, node: 'a', hops: hop, score: 0.4, confidence: 0.3, endpoints: ['w'] },
+      // Planned, not executed: no endpoints.
+      { anchor: 0, node: 'c', hops: hop, score: 0.9, confidence: 0.4 },
+    ]);
+    const ranked = planEndpoints(plan);
+    expect(ranked.map((c) => c.id)).toEqual(['z', 'x', 'y', 'w']);
+    expect(ranked[0]!.score).toBeCloseTo(0.7);
+    expect(ranked[0]!.trajectories[0]!.hops[1]).toMatchObject({ node: 'z', edgeType: 'part_meronym' });
+  });
+
+  it('puts the executed endpoints first and keeps the order of the rest; no executed reading changes nothing', async () => {
+    const candidates = [candidate('a', 9), candidate('x', 5), candidate('b', 4), candidate('y', 3)];
+    const reranker = new QueryGraphReranker();
+    const executed = planWith([
+      { anchor: 0, hops: hop, score: 1, confidence: 0.6, endpoints: ['y', 'x', 'q'] },
+    ]);
+    const out = await reranker.doRerank({
+      query: 'q',
+      plan: executed,
+      candidates,
+      limit: 10,
+      context: context(),
+    });
+    expect(out.map((c) => c.id)).toEqual(['y', 'x', 'a', 'b']);
+    expect(out.every((c, i) => i === 0 || c.score <= out[i - 1]!.score)).toBe(true);
+    const none = planWith([{ anchor: 0, hops: hop, score: 1, confidence: 0.6 }]);
+    const same = await reranker.doRerank({
+      query: 'q',
+      plan: none,
+      candidates,
+      limit: 3,
+      context: context(),
+    });
+    expect(same.map((c) => c.id)).toEqual(['a', 'x', 'b']);
   });
 });

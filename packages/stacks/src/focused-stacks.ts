@@ -4,6 +4,8 @@ import { ListwiseLlmReranker } from '@weft/reranker-llm';
 import type { TraverserV1 } from '@weft/spec';
 import { FocusedTraverser } from '@weft/traverser-focused';
 import { llmWhenOf, withModel } from './llm-options.ts';
+import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
+import { defaultLinker } from './default-stack.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
 
@@ -29,8 +31,9 @@ export const focusedOfflineStack: StackEntry = {
   create: (store) => ({
     name: 'focused-offline',
     context: store.context,
-    planner: new SchemaPlanner({ untrained: true }),
-    traversers: [new FocusedTraverser({ alphaByConfidence: true }) as TraverserV1],
+    planner: readingPlanner(new SchemaPlanner({ untrained: true }), { linker: defaultLinker() }),
+    ...withPlanTraversers({ traversers: [new FocusedTraverser({ alphaByConfidence: true }) as TraverserV1] }),
+    rerankers: [planReranker()],
     llmBudget: 0,
   }),
 };
@@ -41,14 +44,20 @@ export const focusedStack: StackEntry = {
   create: (store, options) => ({
     name: 'focused',
     context: withModel(store, options),
-    planner: new CypherPlanner({
-      fallback: new SchemaPlanner({ untrained: true }),
-      when: llmWhenOf(options) ?? 'always',
-      ...stageTimeout(options),
-    }),
+    planner: readingPlanner(
+      new CypherPlanner({
+        fallback: new SchemaPlanner({ untrained: true }),
+        when: llmWhenOf(options) ?? 'always',
+        ...stageTimeout(options),
+      }),
+      { linker: defaultLinker() },
+    ),
     // The model's Cypher keeps the published merge; the fallback's plan is weighed as in focused-offline.
-    traversers: [new FocusedTraverser({ alphaByConfidence: 'offline-plans' }) as TraverserV1],
-    rerankers: [new ListwiseLlmReranker({ topK: 20, maxCalls: 1, ...stageTimeout(options) })],
+    ...withPlanTraversers({
+      traversers: [new FocusedTraverser({ alphaByConfidence: 'offline-plans' }) as TraverserV1],
+    }),
+    // The model reranks last: it has the final word over the offline readings.
+    rerankers: [planReranker(), new ListwiseLlmReranker({ topK: 20, maxCalls: 1, ...stageTimeout(options) })],
     // One Cypher query and one listwise ranking per query.
     llmBudget: options.llmBudget ?? 2,
   }),

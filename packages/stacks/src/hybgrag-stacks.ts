@@ -14,6 +14,7 @@ import type { RetrievalContext, TrainingStepV1 } from '@weft/spec';
 import { BankTraverser } from '@weft/traverser-bank';
 import { defaultTraining, lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 import { withModel } from './llm-options.ts';
+import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
 
@@ -52,8 +53,9 @@ function hybgragOffline(context: RetrievalContext, rounds = hybgragRounds): Stac
   return {
     name: 'hybgrag-offline',
     context,
-    planner: new HybgragPlanner({ base: linker(), maxRounds: rounds }),
-    traversers: [new BankTraverser()],
+    planner: readingPlanner(new HybgragPlanner({ base: linker(), maxRounds: rounds })),
+    ...withPlanTraversers({ traversers: [new BankTraverser()] }),
+    rerankers: [planReranker()],
     ...(rounds > 1 ? { critic: new RuleCritic() } : {}),
     maxRounds: rounds,
     llmBudget: 0,
@@ -114,13 +116,16 @@ export const hybgragStack: StackEntry = {
   create: (store, options) => ({
     name: 'hybgrag',
     context: withModel(store, options),
-    planner: new LlmHybgragPlanner({
-      base: linker(),
-      maxRounds: hybgragRounds,
-      artifact: routerExamplesRef.name,
-      ...stageTimeout(options),
-    }),
-    traversers: [new BankTraverser()],
+    planner: readingPlanner(
+      new LlmHybgragPlanner({
+        base: linker(),
+        maxRounds: hybgragRounds,
+        artifact: routerExamplesRef.name,
+        ...stageTimeout(options),
+      }),
+    ),
+    ...withPlanTraversers({ traversers: [new BankTraverser()] }),
+    rerankers: [planReranker()],
     critic: new LlmCritic({ fallback: new RuleCritic(), ...stageTimeout(options) }),
     maxRounds: hybgragRounds,
     llmBudget: Math.min(options.llmBudget ?? hybgragBudget, hybgragBudget),

@@ -5,6 +5,7 @@ import type { RetrievalContext, TraverserV1 } from '@weft/spec';
 import { TextSearchTraverser, VectorSearchTraverser } from '@weft/traverser-text';
 import { defaultTraining, sharedLexicalPlanner } from './default-stack.ts';
 import { withModel } from './llm-options.ts';
+import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
 
@@ -38,8 +39,10 @@ export const karOfflineStack: StackEntry = {
     name: 'kar-offline',
     context: store.context,
     expander: new KarExpander({ linker: linker() }),
+    planner: readingPlanner(linker()),
     // Chosen on val: dense retrieval of the expanded question lost to BM25 alone on both KBs.
-    ...finalRetrieval(store.context, false),
+    ...withPlanTraversers(finalRetrieval(store.context, false)),
+    rerankers: [planReranker()],
     llmBudget: 0,
   }),
   // It learns nothing of its own: what it reads is the default stack's lexical planner.
@@ -58,10 +61,12 @@ export const karStack: StackEntry = {
       // they score (chosen on val with the oracle model: with the 0.7 floor Pokémon 36.8 Hit@1
       // against 47.4, Debian 70 both).
       expander: new LlmKarExpander({ linker: linker(), factsMinRelevance: 0, ...stageTimeout(options) }),
+      planner: readingPlanner(linker()),
       // BM25 alone, as kar-offline: fused with dense retrieval, the expanded question lost on val
       // with the oracle model too (Debian hybrid 70 → 40 Hit@1, Pokémon 47.4 both); that fusion is
       // what kept kar on the oracle below kar-offline.
-      ...finalRetrieval(context, false),
+      ...withPlanTraversers(finalRetrieval(context, false)),
+      rerankers: [planReranker()],
       llmBudget: options.llmBudget ?? 1,
     };
   },

@@ -7,6 +7,7 @@ import {
   trainMixtureGate,
 } from '@weft/traverser-mixrag';
 import { lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
+import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
 import type { StackCreateOptions, StackEntry, StackStore } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
 
@@ -82,8 +83,9 @@ function mixtureStack(name: 'mixrag-offline' | 'mixrag', llm: boolean): StackEnt
       ...store.context,
       ...(llm && options.languageModel ? { languageModel: options.languageModel } : {}),
     },
-    planner: sharedPlanner(),
-    traversers: [new MixtureTraverser({ artifact: gateArtifact, llmGate: llm })],
+    planner: readingPlanner(sharedPlanner()),
+    ...withPlanTraversers({ traversers: [new MixtureTraverser({ artifact: gateArtifact, llmGate: llm })] }),
+    rerankers: [planReranker()],
     llmBudget: llm ? (options.llmBudget ?? 1) : 0,
   });
   return {

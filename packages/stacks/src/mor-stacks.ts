@@ -18,6 +18,8 @@ import type { RetrievalContext, SkbQuery, TrainingStepV1, TrainOptionsV1 } from 
 import { MorTraverser } from '@weft/traverser-mor';
 import { llmWhenOf, withModel } from './llm-options.ts';
 import { schemaPlannerRef, schemaPlannerTraining } from './planner-schema-training.ts';
+import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
+import { defaultLinker } from './default-stack.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
 
@@ -60,8 +62,8 @@ function mixedDefinition(
   return {
     name,
     context,
-    planner,
-    traversers: [new MorTraverser({ name: 'mor', combine })],
+    planner: readingPlanner(planner, { linker: defaultLinker() }),
+    ...withPlanTraversers({ traversers: [new MorTraverser({ name: 'mor', combine })] }),
     // Untrained, an offline plan's confidence blends in the text order; the LLM's plans keep MoR's
     // order, trained or not (the model is fitted on offline plans). So `mor` without a model, or
     // with its offline plan kept, ranks as `mor-offline`.
@@ -71,6 +73,7 @@ function mixedDefinition(
         untrainedRouteByConfidence: 'offline-plans',
         modelFor: 'offline-plans',
       }),
+      planReranker(),
     ],
     llmBudget,
   };

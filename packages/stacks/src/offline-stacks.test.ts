@@ -30,6 +30,35 @@ const awkward: Record<string, { readonly query: string; readonly ranked: boolean
   'quotes and brackets': { query: `"Nikon" (the brand) 'F-mount' lens: [zoom] *`, ranked: true },
 };
 
+const seeds = ['mor-offline', 'focused-offline', 'hybgrag-offline', 'kar-offline', 'mixrag-offline', 'ppr'];
+
+describe.each(seeds)('%s plans through the query graphs', (name) => {
+  it("executes a reading the question confirms: its endpoints first, ranked by the question's words", async () => {
+    const { ranking, trace } = await retrieve(await buildStack(name, store), {
+      query: 'the lens made by Nikon',
+      limit: 5,
+    });
+    expect(ranking[0]?.id).toBe('p:nikkor');
+    const executed = trace.plan?.paths.find((p) => p.endpoints);
+    expect(executed).toMatchObject({ node: 'b:nikon', hops: [{ edgeType: 'made_by', direction: 'in' }] });
+    expect(executed!.endpoints).toEqual(expect.arrayContaining(['p:d850', 'p:d3500', 'p:nikkor']));
+  });
+});
+
+describe.each(['default', ...seeds])('%s reads what the question excludes', (name) => {
+  it('ranks the answers the question excludes ("(not entry-level)") after the others', async () => {
+    const retriever = await buildStack(name, store);
+    const query = 'DSLR cameras made by Nikon';
+    const without = (await retrieve(retriever, { query, limit: 10 })).ranking.map((c) => c.id);
+    const { ranking, trace } = await retrieve(retriever, { query: `${query} (not entry-level)`, limit: 10 });
+    expect(trace.plan?.exclusion).toBe('entry-level');
+    const ids = ranking.map((c) => c.id);
+    expect(without).toContain('p:d3500');
+    // Excluded answers follow every other candidate.
+    expect(ids.indexOf('p:d3500')).toBeGreaterThan(ids.indexOf('p:d850'));
+  });
+});
+
 describe.each(['default', 'mor-offline', 'focused-offline'])('%s stack on awkward queries', (name) => {
   for (const [label, { query, ranked }] of Object.entries(awkward)) {
     it(`${label}: returns a ranking without throwing`, async () => {

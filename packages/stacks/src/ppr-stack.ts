@@ -2,6 +2,7 @@ import { reciprocalRankFusion } from '@weft/kit';
 import { PprTraverser } from '@weft/traverser-ppr';
 import { TextSearchTraverser } from '@weft/traverser-text';
 import { sharedLexicalPlanner } from './default-stack.ts';
+import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
 import type { StackEntry } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
 
@@ -25,13 +26,16 @@ export const pprStack: StackEntry = {
     name: 'ppr',
     context: store.context,
     // The default stack's lexical planner: mentions always; trained, the relations that restrict the walk.
-    planner: sharedLexicalPlanner(),
-    traversers: [
-      new PprTraverser({ textRescoreK: 300, restrictToPlan: false, textShare: 0.7 }),
-      new TextSearchTraverser({ name: 'bm25' }),
-    ],
-    // Weights in the traversers' order: the walk, then BM25.
-    fusion: reciprocalRankFusion({ weights: [1, 2] }),
+    planner: readingPlanner(sharedLexicalPlanner()),
+    ...withPlanTraversers({
+      traversers: [
+        new PprTraverser({ textRescoreK: 300, restrictToPlan: false, textShare: 0.7 }),
+        new TextSearchTraverser({ name: 'bm25' }),
+      ],
+    }),
+    // Weights in the traversers' order: the walk, BM25, then the executed readings' endpoints.
+    fusion: reciprocalRankFusion({ weights: [1, 2, 1] }),
+    rerankers: [planReranker()],
     llmBudget: 0,
   }),
 };

@@ -93,6 +93,11 @@ export interface Plan {
   readonly target?: string;
   /** What remains of the query once anchors and type words are taken out. */
   readonly restriction: string;
+  /**
+   * What the question says its answers are not ("(not documentation)", "other than Czech"): words
+   * whose documents are no answer. Absent when it says nothing of the kind.
+   */
+  readonly exclusion?: string;
   /** The planner's confidence in the whole plan, in [0, 1]. */
   readonly confidence: number;
   /** The raw LLM output, when an LLM wrote the plan (e.g. Cypher text or JSON). */
