@@ -8,11 +8,16 @@ export {
   mentionIn,
   parseRelationalPart,
   questionRestriction,
-  type RelationalPartData,
-  readAnnotations,
   requirementWords,
   resolveGoldPlans,
 } from './gold-plans.ts';
+export {
+  type RelationalConstraint,
+  type RelationalPartData,
+  type RelationPath,
+  readAnnotations,
+  relationPaths,
+} from './relational-part.ts';
 export {
   type Corruption,
   corruptPlans,
