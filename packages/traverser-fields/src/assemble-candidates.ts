@@ -1,3 +1,4 @@
+import { anchorSeeds } from '@weft/kit';
 import type { Candidate, Plan, Trajectory } from '@weft/spec';
 import type { Pool } from './candidate-pool.ts';
 import type { FieldTraverserOptions } from './options.ts';
@@ -16,10 +17,7 @@ export function assembleCandidates(
   options: FieldTraverserOptions,
 ): Candidate[] {
   const typeScore = new Map(plan.targetTypes.map((t) => [t.type, t.score]));
-  const named = new Map<string, number>();
-  for (const anchor of plan.anchors)
-    for (const node of anchor.candidates)
-      named.set(node.id, Math.max(named.get(node.id) ?? 0, anchor.confidence * node.score));
+  const named = anchorSeeds(plan);
   const pathConfidence = new Map<string, number>();
   for (const path of plan.paths) {
     const hop = path.hops[0];
