@@ -34,12 +34,7 @@ export {
 } from './oracle-anchors.ts';
 export { type GoldPlanInput, oraclePlans } from './oracle-plans.ts';
 export { formatPercent, roundPercent } from './format-percent.ts';
-export {
-  type PairedBootstrapOptions,
-  type PairedDifference,
-  pairedBootstrap,
-  quantileSorted,
-} from './paired-bootstrap.ts';
+export { type PairedBootstrapOptions, type PairedDifference, pairedBootstrap } from './paired-bootstrap.ts';
 export {
   distinctRanking,
   meanMetricsPercent,
@@ -53,5 +48,4 @@ export {
   type SynthesizedQueries,
   type SynthesizeQueriesOptions,
   synthesizeQueries,
-  typeWord,
 } from './synthesize-queries.ts';
