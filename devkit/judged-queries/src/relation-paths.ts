@@ -1,35 +1,16 @@
-import type { EdgeIndex, RelationalPart } from './relational-part.ts';
-
-/** One hop of a relation path, in the direction it is followed from the anchor towards the answer. */
-export interface RelationHop {
-  readonly edgeType: string;
-  /** `out`: from the edge's source to its destination; `in`: from its destination back to its source. */
-  readonly direction: 'out' | 'in';
-}
+import type { RelationPath } from '@weft/oracle';
+import type { EdgeIndex } from './relational-part.ts';
 
 /**
  * A gold relation path: from `anchor`, following `hops` in order reaches the answer (every node so
  * reached, of the answer type, satisfies this constraint). `meta.paths` of the hybrid and described
- * queries holds one per constraint of the query's relational part.
+ * queries holds one per constraint of the query's relational part (`relationPaths` of `@weft/oracle`,
+ * which reads the annotations so too).
  */
-export interface RelationPath {
-  readonly anchor: string;
-  readonly hops: readonly RelationHop[];
-}
+export { type RelationPath, relationPaths } from '@weft/oracle';
 
-/**
- * The relation paths of a relational part: each constraint's steps (written from the answer to the
- * anchor) reversed and turned around, so they read from the anchor towards the answer.
- */
-export function relationPaths(part: RelationalPart): RelationPath[] {
-  return part.constraints.map((constraint) => ({
-    anchor: constraint.anchor,
-    hops: [...constraint.path].reverse().map((step) => ({
-      edgeType: step.edge,
-      direction: step.direction === 'out' ? ('in' as const) : ('out' as const),
-    })),
-  }));
-}
+/** One hop of a relation path, in the direction it is followed from the anchor towards the answer. */
+export type RelationHop = RelationPath['hops'][number];
 
 /** The nodes reached from `path.anchor` by following its hops (every branch), sorted. */
 export function followPath(path: RelationPath, index: EdgeIndex): string[] {

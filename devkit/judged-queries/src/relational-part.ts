@@ -1,26 +1,20 @@
+import type { RelationalConstraint, RelationalPartData } from '@weft/oracle';
 import type { SkbEdge, SkbNode } from '@weft/spec';
 
-/** One hop: follow edges of `edge` forwards (`out`, src -> dst) or backwards (`in`, dst -> src). */
-export interface RelationStep {
-  readonly edge: string;
-  readonly direction: 'out' | 'in';
-}
+export type { RelationalConstraint } from '@weft/oracle';
 
-/** The answer reaches `anchor` by following `path` (steps in order, starting at the answer). */
-export interface RelationalConstraint {
-  readonly anchor: string;
-  readonly path: readonly RelationStep[];
-}
+/** One step of a constraint: follow edges of `edge` forwards (`out`, src -> dst) or backwards (`in`, dst -> src). */
+export type RelationStep = RelationalConstraint['path'][number];
 
 /**
- * A hybrid query's relational part as data: the answers are the nodes of `answerType` that satisfy
+ * A hybrid query's relational part as data (`RelationalPartData` of `@weft/oracle`, which reads it
+ * too, with the answer type always given): the answers are the nodes of `answerType` that satisfy
  * every constraint (an intersection), the anchors themselves excepted. A 1-hop query has one
  * constraint with one step, a 2-hop chain one constraint with two steps, a two-anchor query two
  * constraints.
  */
-export interface RelationalPart {
+export interface RelationalPart extends RelationalPartData {
   readonly answerType: string;
-  readonly constraints: readonly RelationalConstraint[];
 }
 
 /** Edges indexed by (node, edge type, direction), for walking relational parts. */

@@ -7,7 +7,6 @@ export {
   gatherEvidence,
 } from './gather-evidence.ts';
 export {
-  answerPrompt,
   type GroundedAnswer,
   type GroundedAnswerStream,
   type StreamGroundedAnswerOptions,

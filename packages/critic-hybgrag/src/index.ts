@@ -1,15 +1,4 @@
-export {
-  type CommentorAnswer,
-  commentorInstructions,
-  commentorPrompt,
-  commentorSchema,
-  repairCommentor,
-  repairValidator,
-  type ValidatorAnswer,
-  validatorInstructions,
-  validatorPrompt,
-  validatorSchema,
-} from './critic-prompts.ts';
+export type { CommentorAnswer, ValidatorAnswer } from './critic-prompts.ts';
 export { LlmCritic, type LlmCriticOptions } from './llm-critic.ts';
 export { reasoningPaths } from './reasoning-paths.ts';
 export { type CriticRule, type HybgragVerdict, RuleCritic, type RuleCriticOptions } from './rule-critic.ts';

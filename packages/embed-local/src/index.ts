@@ -13,7 +13,6 @@ export {
   LocalEmbeddingModel,
 } from './local-embedding-model.ts';
 export { openLocalEmbeddingModel } from './query-embedding-model.ts';
-export { projectSparse } from './project-sparse.ts';
 export { type TextFeatureOptions, textFeatures } from './text-features.ts';
 export {
   type SparseVector,

@@ -37,12 +37,7 @@ export {
 } from './oracle-anchors.ts';
 export { type GoldPlanInput, oraclePlans } from './oracle-plans.ts';
 export { formatPercent, roundPercent } from './format-percent.ts';
-export {
-  type PairedBootstrapOptions,
-  type PairedDifference,
-  pairedBootstrap,
-  quantileSorted,
-} from './paired-bootstrap.ts';
+export { type PairedBootstrapOptions, type PairedDifference, pairedBootstrap } from './paired-bootstrap.ts';
 export {
   distinctRanking,
   meanMetricsPercent,
@@ -56,5 +51,4 @@ export {
   type SynthesizedQueries,
   type SynthesizeQueriesOptions,
   synthesizeQueries,
-  typeWord,
 } from './synthesize-queries.ts';

@@ -1,4 +1,4 @@
-export { bestSentence, type ComposeOptions, composeExpansion } from './compose-expansion.ts';
+export { type ComposeOptions, composeExpansion } from './compose-expansion.ts';
 export {
   type GatherOptions,
   gatherKnowledge,
@@ -8,12 +8,5 @@ export {
   relationPhrase,
 } from './gather-knowledge.ts';
 export { KarExpander, type KarExpanderOptions } from './kar-expander.ts';
-export {
-  documentTriples,
-  type KarExpansions,
-  karExpansionsSchema,
-  karInstructions,
-  karPrompt,
-  repairExpansions,
-} from './kar-prompt.ts';
+export { type KarExpansions, karPrompt } from './kar-prompt.ts';
 export { LlmKarExpander, type LlmKarExpanderOptions } from './llm-kar-expander.ts';

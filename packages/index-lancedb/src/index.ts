@@ -1,5 +1,4 @@
 export { englishAnalyzer } from './english-analyzer.ts';
-export { lanceWhere } from './lance-filter.ts';
 export {
   combinedColumn,
   type DocumentTermCounts,
@@ -9,7 +8,6 @@ export {
   nodeDocument,
   openLanceVectorTable,
   relationsColumn,
-  termCountsPath,
   type TextFieldName,
   textFieldColumns,
   textFieldDescriptions,
@@ -35,12 +33,5 @@ export {
   updateLanceNodes,
   vectorMergeRows,
 } from './update-lance-nodes.ts';
-export { sanitizeTextQuery } from './sanitize-text-query.ts';
-export {
-  chooseVectorIndex,
-  flatSearchMaxRows,
-  rqBits,
-  ivfPartitions,
-  type VectorIndexChoice,
-} from './vector-index-choice.ts';
+export { flatSearchMaxRows, rqBits, type VectorIndexChoice } from './vector-index-choice.ts';
 export { isObjectStoreUri, lanceIndexBackend, lanceStorePath } from './lance-index-backend.ts';

@@ -36,6 +36,7 @@ export {
 export { countNoun, indefiniteArticle, withArticle } from './text/grammar.ts';
 export { trigramCount, trigramSimilarity, trigrams } from './text/trigram-similarity.ts';
 export { type ConfirmationScores, structureConfirmation } from './plan/structure-confirmation.ts';
+export { type AnchorSeedsOptions, anchorSeeds } from './plan/anchor-seeds.ts';
 export { emptyPlan } from './plan/empty-plan.ts';
 export { queryNames, queryShare } from './plan/query-names.ts';
 export {

@@ -18,13 +18,8 @@ export {
   looksLikeRefusal,
   type TextCallResult,
 } from './call-text.ts';
-export {
-  type CassetteEntry,
-  type RecordedError,
-  type RecordedResponse,
-  readCassette,
-} from './cassette.ts';
-export { canonicalJson, type CassetteRequest, cassetteKey } from './cassette-key.ts';
+export { type CassetteEntry, type RecordedError, type RecordedResponse, readCassette } from './cassette.ts';
+export type { CassetteRequest } from './cassette-key.ts';
 export { describeSchema } from './describe-schema.ts';
 export { type ExtractedJson, extractJson, fencedBlock } from './extract-json.ts';
 export { defaultUnsureThreshold, isLlmWhen, type LlmWhen, llmWhenValues } from './llm-when.ts';

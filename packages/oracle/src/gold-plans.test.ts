@@ -10,9 +10,9 @@ import {
   parseRelationalPart,
   questionRestriction,
   requirementWords,
-  readAnnotations,
   resolveGoldPlans,
 } from './gold-plans.ts';
+import { readAnnotations, relationPaths } from './relational-part.ts';
 
 describe('parseRelationalPart (WordNet)', () => {
   it('reads the direction from the anchor towards the answer X', () => {
@@ -120,6 +120,24 @@ const query = (id: string, meta: Record<string, unknown>, answers = ['p:nikkor']
   answers,
   split: 'val',
   meta,
+});
+
+describe('relationPaths', () => {
+  it('reads each constraint from its anchor: the steps reversed, each turned around', () => {
+    const steps = [
+      { edge: 'learns', direction: 'in' as const },
+      { edge: 'evolves_into', direction: 'out' as const },
+    ];
+    expect(relationPaths({ constraints: [{ anchor: 'pokemon:a', path: steps }] })).toEqual([
+      {
+        anchor: 'pokemon:a',
+        hops: [
+          { edgeType: 'evolves_into', direction: 'in' },
+          { edgeType: 'learns', direction: 'out' },
+        ],
+      },
+    ]);
+  });
 });
 
 describe('goldAnnotations', () => {

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { WeftError } from '@weft/kit';
 import type { EdgeDirection, GraphStoreV1, SkbQuery, SkbSchema } from '@weft/spec';
+import { type RelationalPartData, relationPaths } from './relational-part.ts';
 
 /** One hop of a gold path, followed from the anchor towards the answer. */
 export interface GoldHop {
@@ -40,46 +37,6 @@ export interface GoldAnnotation {
   readonly source: 'meta.paths' | 'annotations' | 'relational_part' | 'none';
 }
 
-/** The relational part of `queries/<set>.annotations.jsonl` (the Pokémon KB's): steps from the answer to each anchor. */
-export interface RelationalPartData {
-  readonly answerType?: string;
-  readonly constraints: readonly {
-    readonly anchor: string;
-    readonly path: readonly { readonly edge: string; readonly direction: EdgeDirection }[];
-  }[];
-}
-
-/**
- * Reads `queries/<set>.annotations.jsonl` of a bundle when it is there: query id → relational part.
- * Lines without a usable `relational_part` object are skipped.
- */
-export async function readAnnotations(
-  bundle: string,
-  set: string,
-): Promise<ReadonlyMap<string, RelationalPartData>> {
-  const file = path.join(bundle, 'queries', `${set}.annotations.jsonl`);
-  const found = new Map<string, RelationalPartData>();
-  if (!existsSync(file)) return found;
-  const lines = (await readFile(file, 'utf8')).split('\n');
-  for (const [i, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    let value: { id?: unknown; relational_part?: unknown };
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new WeftError({
-        code: 'WEFT_BAD_INPUT',
-        message: `${path.basename(file)}:${i + 1}: not valid JSON`,
-      });
-    }
-    const part = value.relational_part as RelationalPartData | undefined;
-    if (typeof value.id === 'string' && part && Array.isArray(part.constraints)) found.set(value.id, part);
-  }
-  return found;
-}
-
-const flip = (direction: EdgeDirection): EdgeDirection => (direction === 'out' ? 'in' : 'out');
-
 function isDirection(value: unknown): value is EdgeDirection | 'both' {
   return value === 'out' || value === 'in' || value === 'both';
 }
@@ -102,14 +59,13 @@ function metaPaths(value: unknown): GoldPath[] | undefined {
   return paths;
 }
 
-/** The annotations' constraints run from the answer to the anchor: reversed and flipped here. */
+/** The annotations' constraints run from the answer to the anchor: reversed and flipped (`relationPaths`). */
 function annotationPaths(part: RelationalPartData): GoldPath[] {
-  return part.constraints
-    .filter((c) => typeof c.anchor === 'string' && Array.isArray(c.path) && c.path.length > 0)
-    .map((c) => ({
-      anchor: c.anchor,
-      hops: [...c.path].reverse().map((step) => ({ edgeType: step.edge, direction: flip(step.direction) })),
-    }));
+  return relationPaths({
+    constraints: part.constraints.filter(
+      (c) => typeof c.anchor === 'string' && Array.isArray(c.path) && c.path.length > 0,
+    ),
+  });
 }
 
 type Token =

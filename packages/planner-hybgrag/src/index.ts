@@ -5,7 +5,6 @@ export {
   HybgragRouter,
   type HybgragRouterOptions,
   type RouteDecision,
-  routedPlan,
 } from './hybgrag-planner.ts';
 export {
   LlmHybgragPlanner,
@@ -24,17 +23,8 @@ export {
   routerAction,
   routerExamplesArtifact,
 } from './router-examples.ts';
+export { type RouterOutput, routerOutputSchema } from './router-prompt.ts';
 export {
-  repairRouterOutput,
-  routerInstructions,
-  type RouterOutput,
-  routerOutputSchema,
-  routerPrompt,
-} from './router-prompt.ts';
-export {
-  bestRound,
-  choiceKey,
-  feedbackSeverity,
   type RoutedPlan,
   type RouteChoice,
   type RouteEntity,

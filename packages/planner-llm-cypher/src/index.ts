@@ -1,11 +1,6 @@
-export {
-  type CypherExample,
-  cypherInstructions,
-  cypherPrompt,
-  describeSchemaForCypher,
-} from './cypher-prompt.ts';
+export type { CypherExample } from './cypher-prompt.ts';
 export { CypherPlanner, type CypherPlannerOptions } from './cypher-planner.ts';
-export { CypherSyntaxError, type CypherToken, cypherTokens } from './cypher-tokens.ts';
+export { CypherSyntaxError, type CypherToken } from './cypher-tokens.ts';
 export { type ExtractedCypher, extractCypher } from './extract-cypher.ts';
 export { type GroundedCypher, groundCypher } from './ground-cypher.ts';
 export {

@@ -7,11 +7,8 @@ export {
 } from './fit-llm-path-planner.ts';
 export { type GroundedPathPlan, groundPathPlan } from './ground-path-plan.ts';
 export { LlmPathPlanner, type LlmPathPlannerOptions } from './llm-path-planner.ts';
-export { pathPlanInstructions, pathPlanPrompt } from './path-plan-prompt.ts';
 export {
   type LlmPathPlannerModel,
   llmPathPlannerArtifact,
   type PathPlanExample,
 } from './path-planner-artifact.ts';
-export { repairPathPlan } from './repair-path-plan.ts';
-export { toPathPlanOutput } from './to-path-plan-output.ts';

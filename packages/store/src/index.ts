@@ -27,10 +27,9 @@ export {
   defaultRemoteEmbedding,
   type EmbeddingStats,
   type RemoteEmbeddingOptions,
-  remoteEmbedderNamespace,
   retryDelayMs,
 } from './cached-embedder.ts';
-export { EmbeddingCache, embeddingCacheFolder, embeddingCacheKey } from './embedding-cache.ts';
+export { EmbeddingCache, embeddingCacheFolder } from './embedding-cache.ts';
 export {
   edgeTypeWords,
   type RelationDocumentOptions,
@@ -50,9 +49,5 @@ export { artifactsDirectory, replaceArtifacts } from './replace-artifacts.ts';
 export { type ArtifactInfo, type StoreInfo, storeInfo } from './store-info.ts';
 export { manifestFileName, readManifest } from './store-directory.ts';
 export { storeVersion, versionsFolder } from './store-versions.ts';
-export {
-  type BuildIndexesOptions,
-  buildIndexes,
-  openIndexes,
-} from './store-indexes.ts';
+export { type BuildIndexesOptions, buildIndexes, openIndexes } from './store-indexes.ts';
 export type { IndexManifest, OpenedIndexes, OpenedStore, StoreManifest } from './store-manifest.ts';

@@ -1,1 +1,1 @@
-export { candidateSchedule, FocusedTraverser, type FocusedTraverserOptions } from './focused-traverser.ts';
+export { FocusedTraverser, type FocusedTraverserOptions } from './focused-traverser.ts';

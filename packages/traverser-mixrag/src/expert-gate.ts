@@ -53,11 +53,6 @@ export function uniformGate(rankConstant?: number): ExpertGateModel {
   };
 }
 
-/** Equal weights. */
-export function uniformWeights(): number[] {
-  return expertNames.map(() => 1 / expertNames.length);
-}
-
 /**
  * The experts' weights before any training, for a question that names a relation (the planner read
  * one from the edge types' names, or learned one): the entity expert (the answers' own text) leads,

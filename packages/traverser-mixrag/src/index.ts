@@ -6,24 +6,19 @@ export {
   fitExpertGate,
   type GateExample,
   gateFeatureNames,
-  gateWeights,
   softmax,
   uniformGate,
-  uniformWeights,
   unnamedRelationShare,
   untrainedExpertWeights,
   untrainedGate,
   untrainedWeights,
 } from './expert-gate.ts';
-export { llmExpertWeights } from './llm-expert-weights.ts';
 export { type ExpertOutputs, MixtureTraverser, type MixtureTraverserOptions } from './mixture-traverser.ts';
 export {
   loadNeighbourhood,
   type Neighbourhood,
   type NeighbourhoodOptions,
-  storedTriple,
   type Triple,
-  verbaliseTriple,
 } from './neighbourhood.ts';
 export { type RelationExpertResult, relationExpert, type ScoredTriple } from './relation-expert.ts';
 export {
@@ -33,4 +28,4 @@ export {
   type TreeStep,
 } from './subgraph-expert.ts';
 export { type GateQuery, type TrainMixtureGateResult, trainMixtureGate } from './train-mixture-gate.ts';
-export { analyse, VerbalisedBm25 } from './verbalised-bm25.ts';
+export { analyse } from './verbalised-bm25.ts';

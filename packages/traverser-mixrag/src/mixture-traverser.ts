@@ -1,4 +1,4 @@
-import { ArtifactCache, narrowingTypes, queryNames, searchText } from '@weft/kit';
+import { anchorSeeds, ArtifactCache, narrowingTypes, queryNames, searchText } from '@weft/kit';
 import { embedMany } from 'ai';
 import { contentWords } from '@weft/grounding';
 import type {
@@ -124,12 +124,10 @@ export class MixtureTraverser implements TraverserV1 {
     prepared?: Prepared,
   ): Promise<ExpertOutputs> {
     const global = await (prepared?.entity ?? this.entitySearch(query, context));
-    const anchors = new Map<string, number>();
-    for (const anchor of plan.anchors) {
-      if (anchor.confidence < (this.options.minSpecificity ?? 0.2)) continue;
-      for (const node of anchor.candidates.slice(0, this.options.nodesPerMention ?? 3))
-        anchors.set(node.id, Math.max(anchors.get(node.id) ?? 0, anchor.confidence * node.score));
-    }
+    const anchors = anchorSeeds(plan, {
+      minConfidence: this.options.minSpecificity ?? 0.2,
+      perAnchor: this.options.nodesPerMention ?? 3,
+    });
     const seeds = [
       ...new Set([
         ...anchors.keys(),

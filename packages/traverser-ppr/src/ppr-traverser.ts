@@ -1,4 +1,4 @@
-import { narrowingTypes, searchText } from '@weft/kit';
+import { anchorSeeds, narrowingTypes, searchText } from '@weft/kit';
 import type {
   Candidate,
   IndexHit,
@@ -84,7 +84,7 @@ export class PprTraverser implements TraverserV1 {
     const { query, plan, limit, context } = options;
     if (query.trim() === '') return [];
     const text = await ((options.prepared as Prepared | undefined)?.text ?? this.textSeeds(query, context));
-    const anchors = this.anchorSeeds(plan);
+    const anchors = this.namedSeeds(plan);
     const seeds = new Map<string, number>();
     const textShare = anchors.size === 0 ? 1 : (this.options.textShare ?? 0.5);
     const anchorTotal = [...anchors.values()].reduce((s, w) => s + w, 0);
@@ -163,17 +163,12 @@ export class PprTraverser implements TraverserV1 {
   }
 
   /** The nodes the query names, weighted by the mention's specificity × the link score. */
-  private anchorSeeds(plan: Plan): Map<string, number> {
-    const seeds = new Map<string, number>();
-    const minSpecificity = this.options.minSpecificity ?? 0.2;
-    for (const anchor of plan.anchors) {
-      if (anchor.confidence < minSpecificity) continue;
-      for (const node of anchor.candidates.slice(0, this.options.nodesPerMention ?? 3)) {
-        const w = anchor.confidence * node.score;
-        if (w > 0) seeds.set(node.id, Math.max(seeds.get(node.id) ?? 0, w));
-      }
-    }
-    return seeds;
+  private namedSeeds(plan: Plan): Map<string, number> {
+    return anchorSeeds(plan, {
+      minConfidence: this.options.minSpecificity ?? 0.2,
+      perAnchor: this.options.nodesPerMention ?? 3,
+      positiveOnly: true,
+    });
   }
 
   /** The edge types of the plan's paths, or undefined (every type) when it plans none. */
