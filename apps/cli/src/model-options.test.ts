@@ -69,7 +69,7 @@ describe('model options', () => {
     const help = modelOptionDetails.join('\n');
     for (const stack of [...llmStackNames, 'ask', 'query', 'eval', 'demo', 'serve', 'mcp'])
       expect(help).toContain(stack);
-    expect(llmStackNames).toEqual(['mor', 'focused', 'hybgrag', 'kar', 'mixrag']);
+    expect([...llmStackNames].sort()).toEqual(['focused', 'hybgrag', 'kar', 'mixrag', 'mor']);
     expect(help).not.toContain('(mor, focused)');
     expect(help).toContain('--model-timeout MS');
   });

@@ -10,6 +10,7 @@ import {
 } from '@weft/llm';
 import type { RetrievalContext } from '@weft/spec';
 import type { StackCreateOptions } from '@weft/stacks';
+import { builtinStacks } from '@weft/stacks/registry';
 import { type CommandOptions, integerOption, type ParsedArgs, stringOption, UsageError } from './command.ts';
 
 /**
@@ -25,8 +26,13 @@ export const modelOptions: CommandOptions = {
   'model-timeout': { type: 'string' },
 };
 
-/** Stacks whose stages ask the language model of `--model` (each also runs offline without one). */
-export const llmStackNames = ['mor', 'focused', 'hybgrag', 'kar', 'mixrag'] as const;
+/**
+ * Built-in stacks whose stages ask the language model of `--model` (each also runs offline without
+ * one), from the listing of `@weft/stacks`.
+ */
+export const llmStackNames: readonly string[] = builtinStacks()
+  .filter((stack) => stack.llm)
+  .map((stack) => stack.name);
 
 /** Default and largest `--model-timeout`, in milliseconds. */
 export const defaultModelTimeoutMs = 30_000;

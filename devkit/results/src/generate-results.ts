@@ -8,7 +8,7 @@
  * (`weft train --db`), and trained on the bundle's labelled queries (`weft train <bundle>`); both
  * training regimes train every stack with a training step (`weft train` without `--stack`).
  *
- * Every table holds every offline stack and the LLM stacks (mor, focused, hybgrag, kar, mixrag)
+ * Every table holds every offline stack and the LLM stacks (those the listing of @weft/stacks marks `llm`)
  * without a model: `weft eval` runs with WEFT_MODEL unset, and each LLM stage falls back to its
  * offline counterpart (a stage warning "no language model is configured: …").
  *
@@ -33,6 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildDebianBundle, locateAptLists } from '@weft-dev/kb-debian';
 import { buildPokemonBundle } from '@weft-dev/kb-pokemon';
+import { builtinStacks } from '@weft/stacks/registry';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const { values } = parseArgs({
@@ -148,22 +149,12 @@ async function querySets(bundle: string): Promise<QuerySet[]> {
   return out;
 }
 
+/** The built-in stacks, from their one listing in @weft/stacks (no stack's code is imported). */
+const listed = builtinStacks();
 /** Every stack that runs without a language model, in `weft eval --help`'s order. */
-const offlineStacks = [
-  'bm25',
-  'bm25-rel',
-  'vector',
-  'hybrid-rrf',
-  'default',
-  'mor-offline',
-  'focused-offline',
-  'hybgrag-offline',
-  'kar-offline',
-  'mixrag-offline',
-  'ppr',
-];
+const offlineStacks = listed.filter((s) => !s.llm).map((s) => s.name);
 /** The stacks whose stages ask a language model; without one each stage falls back offline. */
-const llmStacks = ['mor', 'focused', 'hybgrag', 'kar', 'mixrag'];
+const llmStacks: readonly string[] = listed.filter((s) => s.llm).map((s) => s.name);
 /** How a table names a stack: the LLM stacks ran without a model. */
 const shown = (stack: string) => (llmStacks.includes(stack) ? `${stack} (no model)` : stack);
 
@@ -233,16 +224,8 @@ function linkingTable(summary: Summary): string[] {
   ];
 }
 
-/** Stacks run with their own anchors and with the gold ones (`--oracle anchors`). */
-const anchorOracleStacks = [
-  'default',
-  'mor-offline',
-  'focused-offline',
-  'kar-offline',
-  'mixrag-offline',
-  'hybgrag-offline',
-  'ppr',
-];
+/** Stacks run with their own anchors and with the gold ones (`--oracle anchors`): the offline ones that plan. */
+const anchorOracleStacks = listed.filter((s) => !s.llm && !s.baseline).map((s) => s.name);
 /** Stacks run on the oracle model (`--oracle model`, `--oracle noisy-model`) and from its cassette. */
 const modelOracleStacks = llmStacks;
 

@@ -3,7 +3,12 @@
  * entry point loads no stack; each is imported when it is first built or trained. The package's
  * main entry point exports the same, with the stacks themselves.
  */
-export { builtinStacks, createStack, createStackRegistry } from './builtin-stacks.ts';
+export {
+  type BuiltinStackListing,
+  builtinStacks,
+  createStack,
+  createStackRegistry,
+} from './builtin-stacks.ts';
 export { type BuiltinStackName, builtinStackDescriptions } from './stack-descriptions.ts';
 export {
   type DeferredStackEntry,

@@ -1,0 +1,3 @@
+import { packageConfig } from '@internal/vitest-config';
+
+export default packageConfig();
