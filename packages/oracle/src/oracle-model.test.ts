@@ -108,8 +108,9 @@ describe('the oracle model', () => {
     expect(modelCalls(trace)).toEqual(['planner:write cypher:ok', 'reranker:rank candidates:ok']);
     expect(trace.plan!.cypher).toContain('(a0:product {name: "Nikon D850"})<-[:compatible_with]-(x:product)');
     expect(ranking[0]!.id).toBe('p:nikkor');
-    const reranker = trace.stages.find((s) => s.kind === 'reranker')!;
-    const before = trace.stages.find((s) => s.kind === 'traverser')!;
+    // The listwise reranker's output against its input: the query-graph reranker's ranking before it.
+    const reranker = trace.stages.find((s) => s.kind === 'reranker' && s.name !== 'query-graph')!;
+    const before = trace.stages.find((s) => s.kind === 'reranker' && s.name === 'query-graph')!;
     const ids = (output: unknown) => (output as { top: { id: string }[] }).top.map((c) => c.id);
     expect(ids(reranker.output)).toEqual(ids(before.output));
     expect(model.stats().calls).toEqual({ 'write-cypher': 1, 'rank-list': 1 });

@@ -295,8 +295,9 @@ describe('a stack end to end on the oracle', () => {
     expect(right.ranking.map((c) => c.id).slice(0, 3)).toEqual(['p:nikkor', 'p:d850', 'p:d3500']);
     const kept = await run('keep');
     expect(kept.ranking.map((c) => c.id).slice(0, 3)).toEqual(['p:d850', 'p:nikkor', 'p:d3500']);
-    const reranker = kept.trace.stages.find((s) => s.kind === 'reranker')!;
-    const before = kept.trace.stages.find((s) => s.kind === 'traverser')!;
+    // The listwise reranker's output against its input: the query-graph reranker's ranking before it.
+    const reranker = kept.trace.stages.find((s) => s.kind === 'reranker' && s.name !== 'query-graph')!;
+    const before = kept.trace.stages.find((s) => s.kind === 'reranker' && s.name === 'query-graph')!;
     const ids = (output: unknown) => (output as { top: { id: string }[] }).top.map((c) => c.id);
     expect(ids(reranker.output)).toEqual(ids(before.output));
   });
