@@ -1,4 +1,4 @@
-// The toy bundle the examples' tests and the pack check run the examples on: the camera shop of
+// The toy bundle the examples' tests and the release check run the examples on: the camera shop of
 // `@weft/core/test` (15 nodes) as an SKB bundle, with a query set split into train, val and test so
 // that training has something to fit. Building a store from it takes a second, not a minute.
 //
