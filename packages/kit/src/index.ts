@@ -32,12 +32,14 @@ export {
   searchVector,
   type TextSearchHelperOptions,
   textFields,
+  withTextField,
 } from './search/search.ts';
 export { countNoun, indefiniteArticle, withArticle } from './text/grammar.ts';
 export { trigramCount, trigramSimilarity, trigrams } from './text/trigram-similarity.ts';
 export { type ConfirmationScores, structureConfirmation } from './plan/structure-confirmation.ts';
 export { type AnchorSeedsOptions, anchorSeeds } from './plan/anchor-seeds.ts';
 export { emptyPlan } from './plan/empty-plan.ts';
+export { type PlanEndpoint, type PlanEndpointsOptions, planEndpoints } from './plan/plan-endpoints.ts';
 export { queryNames, queryShare } from './plan/query-names.ts';
 export {
   assertReadOnlyCypher,

@@ -1,5 +1,5 @@
 export { exclusions, matchesExclusion } from './exclusions.ts';
-export { planEndpoints, QueryGraphReranker, QueryGraphTraverser } from './query-graph-execution.ts';
+export { QueryGraphReranker, QueryGraphTraverser } from './query-graph-execution.ts';
 export { executedReadings, QueryGraphPlanner, type QueryGraphPlannerOptions } from './query-graph-planner.ts';
 export {
   type QueryGraph,

@@ -1,12 +1,5 @@
-import type {
-  Candidate,
-  EdgeDirection,
-  Plan,
-  RerankerV1,
-  RerankOptions,
-  TraverseOptions,
-  TraverserV1,
-} from '@weft/spec';
+import { planEndpoints } from '@weft/kit';
+import type { Candidate, Plan, RerankerV1, RerankOptions, TraverseOptions, TraverserV1 } from '@weft/spec';
 import { matchesExclusion } from './exclusions.ts';
 
 /**
@@ -25,54 +18,28 @@ export class QueryGraphTraverser implements TraverserV1 {
   }
 
   async doTraverse({ plan, limit }: TraverseOptions): Promise<Candidate[]> {
-    return planEndpoints(plan).slice(0, limit);
+    return endpointCandidates(plan).slice(0, limit);
   }
 }
 
-export function planEndpoints(plan: Plan): Candidate[] {
-  const byAnchor = new Map<string, Map<number, number>>();
-  const position = new Map<string, number>();
-  const via = new Map<string, { node: string | undefined; edgeType: string; direction: EdgeDirection }>();
-  for (const path of plan.paths) {
-    if (!path.endpoints) continue;
-    const weight = path.confidence ?? path.score;
-    const anchor = path.anchor ?? -1;
-    const hop = path.hops[0];
-    path.endpoints.forEach((id, rank) => {
-      const best = byAnchor.get(id) ?? byAnchor.set(id, new Map()).get(id)!;
-      if (weight > (best.get(anchor) ?? 0)) {
-        best.set(anchor, weight);
-        if (hop) via.set(id, { node: path.node, edgeType: hop.edgeType, direction: hop.direction });
-      }
-      position.set(id, Math.min(position.get(id) ?? rank, rank));
-    });
-  }
-  const scored = [...byAnchor].map(([id, best]) => ({
+/** The plan's executed readings' endpoints as candidates, best first (`planEndpoints` of `@weft/kit`). */
+export function endpointCandidates(plan: Plan): Candidate[] {
+  return planEndpoints(plan).map(({ id, score, via }) => ({
     id,
-    score: [...best.values()].reduce((a, b) => a + b, 0),
-    rank: position.get(id)!,
-  }));
-  scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.id.localeCompare(b.id));
-  return scored.map(({ id, score }) => {
-    const hop = via.get(id);
-    return {
-      id,
-      score,
-      scores: { queryGraph: score },
-      trajectories:
-        hop?.node === undefined
-          ? []
-          : [
-              {
-                hops: [
-                  { node: hop.node, via: 'anchor' as const },
-                  { node: id, edgeType: hop.edgeType, direction: hop.direction, via: 'structure' as const },
-                ],
-              },
+    score,
+    scores: { queryGraph: score },
+    trajectories: via
+      ? [
+          {
+            hops: [
+              { node: via.node, via: 'anchor' as const },
+              { node: id, edgeType: via.edgeType, direction: via.direction, via: 'structure' as const },
             ],
-      source: 'query-graph',
-    };
-  });
+          },
+        ]
+      : [],
+    source: 'query-graph',
+  }));
 }
 
 /**
@@ -95,7 +62,7 @@ export class QueryGraphReranker implements RerankerV1 {
 
   async doRerank({ plan, candidates, limit, context }: RerankOptions): Promise<Candidate[]> {
     const order = new Map(
-      this.planFirst ? planEndpoints(plan).map((c, rank) => [c.id, { rank, score: c.score }]) : [],
+      this.planFirst ? planEndpoints(plan).map((e, rank) => [e.id, { rank, score: e.score }]) : [],
     );
     const excluded = plan.exclusion ? await excludedIds(plan.exclusion, candidates, context) : new Set();
     if (order.size === 0 && excluded.size === 0) return candidates.slice(0, limit);

@@ -1,7 +1,7 @@
 import { InMemoryGraphStore, InMemoryTextIndex, type InMemorySkb } from '@weft/core/test';
 import type { Anchor, Candidate, Plan, PlannerV1, RetrievalContext, SkbNode } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
-import { planEndpoints, QueryGraphReranker } from './query-graph-execution.ts';
+import { endpointCandidates, QueryGraphReranker } from './query-graph-execution.ts';
 import { QueryGraphPlanner } from './query-graph-planner.ts';
 import { searchQueryGraphs } from './query-graphs.ts';
 
@@ -181,7 +181,7 @@ describe('executing a plan', () => {
       // Planned, not executed: no endpoints.
       { anchor: 0, node: 'c', hops: hop, score: 0.9, confidence: 0.4 },
     ]);
-    const ranked = planEndpoints(plan);
+    const ranked = endpointCandidates(plan);
     expect(ranked.map((c) => c.id)).toEqual(['z', 'x', 'y', 'w']);
     expect(ranked[0]!.score).toBeCloseTo(0.7);
     expect(ranked[0]!.trajectories[0]!.hops[1]).toMatchObject({ node: 'z', edgeType: 'part_meronym' });

@@ -5,6 +5,7 @@ import type { TraverserV1 } from '@weft/spec';
 import { FocusedTraverser } from '@weft/traverser-focused';
 import { llmWhenOf, withModel } from './llm-options.ts';
 import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
+import { relationAwareText } from './relation-aware-text.ts';
 import { defaultLinker } from './default-stack.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
@@ -32,7 +33,11 @@ export const focusedOfflineStack: StackEntry = {
     name: 'focused-offline',
     context: store.context,
     planner: readingPlanner(new SchemaPlanner({ untrained: true }), { linker: defaultLinker() }),
-    ...withPlanTraversers({ traversers: [new FocusedTraverser({ alphaByConfidence: true }) as TraverserV1] }),
+    ...withPlanTraversers({
+      traversers: [
+        new FocusedTraverser({ alphaByConfidence: true, ...relationAwareText(store.context) }) as TraverserV1,
+      ],
+    }),
     rerankers: [planReranker()],
     llmBudget: 0,
   }),
@@ -54,7 +59,12 @@ export const focusedStack: StackEntry = {
     ),
     // The model's Cypher keeps the published merge; the fallback's plan is weighed as in focused-offline.
     ...withPlanTraversers({
-      traversers: [new FocusedTraverser({ alphaByConfidence: 'offline-plans' }) as TraverserV1],
+      traversers: [
+        new FocusedTraverser({
+          alphaByConfidence: 'offline-plans',
+          ...relationAwareText(store.context),
+        }) as TraverserV1,
+      ],
     }),
     // The model reranks last: it has the final word over the offline readings.
     rerankers: [planReranker(), new ListwiseLlmReranker({ topK: 20, maxCalls: 1, ...stageTimeout(options) })],

@@ -15,6 +15,7 @@ import { BankTraverser } from '@weft/traverser-bank';
 import { defaultTraining, lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 import { withModel } from './llm-options.ts';
 import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
+import { relationAwareText } from './relation-aware-text.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
 
@@ -54,7 +55,10 @@ function hybgragOffline(context: RetrievalContext, rounds = hybgragRounds): Stac
     name: 'hybgrag-offline',
     context,
     planner: readingPlanner(new HybgragPlanner({ base: linker(), maxRounds: rounds })),
-    ...withPlanTraversers({ traversers: [new BankTraverser()] }),
+    // The ego-graph's members are ranked on their own documents: on `combined` each names the anchor.
+    ...withPlanTraversers({
+      traversers: [new BankTraverser({ ...relationAwareText(context), memberField: 'document' })],
+    }),
     rerankers: [planReranker()],
     ...(rounds > 1 ? { critic: new RuleCritic() } : {}),
     maxRounds: rounds,
@@ -124,7 +128,9 @@ export const hybgragStack: StackEntry = {
         ...stageTimeout(options),
       }),
     ),
-    ...withPlanTraversers({ traversers: [new BankTraverser()] }),
+    ...withPlanTraversers({
+      traversers: [new BankTraverser({ ...relationAwareText(store.context), memberField: 'document' })],
+    }),
     rerankers: [planReranker()],
     critic: new LlmCritic({ fallback: new RuleCritic(), ...stageTimeout(options) }),
     maxRounds: hybgragRounds,

@@ -8,6 +8,7 @@ import {
 } from '@weft/traverser-mixrag';
 import { lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
+import { relationAwareText } from './relation-aware-text.ts';
 import type { StackCreateOptions, StackEntry, StackStore } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
 
@@ -53,7 +54,7 @@ const mixragTraining: TrainingStepV1 = {
       }));
     const result = await trainMixtureGate(
       context,
-      new MixtureTraverser(),
+      new MixtureTraverser(relationAwareText(context)),
       sharedPlanner(),
       { train: pick('train', trainPerSet), val: pick('val', valPerSet) },
       {
@@ -84,7 +85,11 @@ function mixtureStack(name: 'mixrag-offline' | 'mixrag', llm: boolean): StackEnt
       ...(llm && options.languageModel ? { languageModel: options.languageModel } : {}),
     },
     planner: readingPlanner(sharedPlanner()),
-    ...withPlanTraversers({ traversers: [new MixtureTraverser({ artifact: gateArtifact, llmGate: llm })] }),
+    ...withPlanTraversers({
+      traversers: [
+        new MixtureTraverser({ artifact: gateArtifact, llmGate: llm, ...relationAwareText(store.context) }),
+      ],
+    }),
     rerankers: [planReranker()],
     llmBudget: llm ? (options.llmBudget ?? 1) : 0,
   });

@@ -19,6 +19,7 @@ import { MorTraverser } from '@weft/traverser-mor';
 import { llmWhenOf, withModel } from './llm-options.ts';
 import { schemaPlannerRef, schemaPlannerTraining } from './planner-schema-training.ts';
 import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
+import { relationAwareText } from './relation-aware-text.ts';
 import { defaultLinker } from './default-stack.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
@@ -63,7 +64,9 @@ function mixedDefinition(
     name,
     context,
     planner: readingPlanner(planner, { linker: defaultLinker() }),
-    ...withPlanTraversers({ traversers: [new MorTraverser({ name: 'mor', combine })] }),
+    ...withPlanTraversers({
+      traversers: [new MorTraverser({ name: 'mor', combine, ...relationAwareText(context) })],
+    }),
     // Untrained, an offline plan's confidence blends in the text order; the LLM's plans keep MoR's
     // order, trained or not (the model is fitted on offline plans). So `mor` without a model, or
     // with its offline plan kept, ranks as `mor-offline`.

@@ -3,6 +3,7 @@ import { PprTraverser } from '@weft/traverser-ppr';
 import { TextSearchTraverser } from '@weft/traverser-text';
 import { sharedLexicalPlanner } from './default-stack.ts';
 import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
+import { relationAwareText } from './relation-aware-text.ts';
 import type { StackEntry } from './stack-registry.ts';
 import { builtinStackDescriptions } from './stack-descriptions.ts';
 
@@ -29,8 +30,13 @@ export const pprStack: StackEntry = {
     planner: readingPlanner(sharedLexicalPlanner()),
     ...withPlanTraversers({
       traversers: [
-        new PprTraverser({ textRescoreK: 300, restrictToPlan: false, textShare: 0.7 }),
-        new TextSearchTraverser({ name: 'bm25' }),
+        new PprTraverser({
+          textRescoreK: 300,
+          restrictToPlan: false,
+          textShare: 0.7,
+          ...relationAwareText(store.context),
+        }),
+        new TextSearchTraverser({ name: 'bm25', ...relationAwareText(store.context) }),
       ],
     }),
     // Weights in the traversers' order: the walk, BM25, then the executed readings' endpoints.

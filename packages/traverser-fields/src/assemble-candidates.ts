@@ -1,8 +1,7 @@
-import { anchorSeeds } from '@weft/kit';
+import { anchorSeeds, planEndpoints } from '@weft/kit';
 import type { Candidate, Plan, Trajectory } from '@weft/spec';
 import type { Pool } from './candidate-pool.ts';
 import type { FieldTraverserOptions } from './options.ts';
-import { readingEndpoints } from './reading-endpoints.ts';
 import { untrainedScore } from './untrained-score.ts';
 
 /**
@@ -27,7 +26,12 @@ export function assembleCandidates(
     pathConfidence.set(key, Math.max(pathConfidence.get(key) ?? 0, path.confidence ?? path.score));
   }
   const gate = Math.max(0, ...plan.anchors.map((a) => a.confidence));
-  const readings = readingEndpoints(plan);
+  // The readings' scores relative to the best (1), not their probabilities: those are spread over every
+  // reading and the text-only one, and an executed reading is one the question's words confirmed
+  // (everyday WordNet val Hit@1 63.3 against 40.0 with the probabilities at twice the weight). Summed
+  // over anchors rather than the best: the own plans' figures are equal, the gold plans' (`--oracle
+  // plan`) Pokémon hybrid train / val 56.3 / 57.9 → 62.5 / 63.2.
+  const readings = new Map(planEndpoints(plan, { weight: 'score' }).map((e) => [e.id, e.score]));
   const maxOf = (m: Map<string, number>) => Math.max(0, ...m.values());
   const max = { document: maxOf(pool.document), combined: maxOf(pool.combined), dense: maxOf(pool.dense) };
   const out: Candidate[] = pool.ids.map((id) => {

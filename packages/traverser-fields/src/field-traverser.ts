@@ -1,3 +1,4 @@
+import { planEndpoints } from '@weft/kit';
 import type { Candidate, PrepareOptions, TraverserV1, TraverseOptions } from '@weft/spec';
 import { addStructural, anchorNeighbours } from './anchor-adjacency.ts';
 import { assembleCandidates } from './assemble-candidates.ts';
@@ -5,7 +6,6 @@ import { add, emptyPool, join } from './candidate-pool.ts';
 import { candidateNeighbours } from './candidate-neighbours.ts';
 import { completeScores, type GlobalSearches, globalSearches } from './field-searches.ts';
 import type { FieldTraverserOptions } from './options.ts';
-import { readingEndpoints } from './reading-endpoints.ts';
 
 /**
  * One list of candidates with every score a relation-aware ranker needs (see `KnownScores`): BM25 of
@@ -58,7 +58,7 @@ export class FieldTraverser implements TraverserV1 {
       for (const hit of dense.slice(k)) pool.dense.set(hit.id, hit.score);
     }
     await addStructural(query, structural, pool, context, this.options);
-    for (const id of readingEndpoints(plan).keys()) join(pool, id);
+    for (const { id } of planEndpoints(plan)) join(pool, id);
     for (const id of pool.ids) if (!pool.dense.has(id) || pool.adjacency.has(id)) textual.add(id);
     await completeScores(query, pool, context, combined !== undefined);
     if (dense) {

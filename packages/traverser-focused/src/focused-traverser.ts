@@ -1,4 +1,4 @@
-import { queryNames, searchText, structureConfirmation } from '@weft/kit';
+import { queryNames, searchText, structureConfirmation, withTextField } from '@weft/kit';
 import type {
   Candidate,
   EdgeDirection,
@@ -30,6 +30,11 @@ export interface FocusedTraverserOptions {
    * unchanged.
    */
   readonly alphaByConfidence?: boolean | 'offline-plans';
+  /**
+   * The text field its searches rank by where the store has it, e.g. `combined` (the document with its
+   * neighbours' names by relation); default: the node's own document.
+   */
+  readonly field?: string;
 }
 
 /** Where a value of a variable came from: the value before it on the chain and the edge between. */
@@ -67,7 +72,8 @@ export class FocusedTraverser implements TraverserV1 {
   }
 
   async doTraverse(options: TraverseOptions): Promise<Candidate[]> {
-    const { plan, context, limit, query } = options;
+    const { plan, limit, query } = options;
+    const context = withTextField(options.context, this.options.field);
     const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
     const target = plan.target ?? 'x';
 

@@ -1,4 +1,4 @@
-import { anchorSeeds, ArtifactCache, narrowingTypes, queryNames, searchText } from '@weft/kit';
+import { anchorSeeds, ArtifactCache, narrowingTypes, queryNames, searchText, withTextField } from '@weft/kit';
 import { embedMany } from 'ai';
 import { contentWords } from '@weft/grounding';
 import type {
@@ -59,6 +59,11 @@ export interface MixtureTraverserOptions {
   readonly minSpecificity?: number;
   /** The constant of the reciprocal-rank scores the gate mixes (default: the gate's, else 10). */
   readonly rankConstant?: number;
+  /**
+   * The text field its searches rank by where the store has it, e.g. `combined` (the document with its
+   * neighbours' names by relation); default: the node's own document.
+   */
+  readonly field?: string;
 }
 
 /** What the experts found for one query: what the gate weighs and what `trainMixtureGate` learns from. */
@@ -102,7 +107,7 @@ export class MixtureTraverser implements TraverserV1 {
   }
 
   doPrepare({ query, context }: PrepareOptions): Prepared {
-    const prepared = { entity: this.entitySearch(query, context) };
+    const prepared = { entity: this.entitySearch(query, withTextField(context, this.options.field)) };
     prepared.entity.catch(() => {});
     return prepared;
   }
@@ -123,6 +128,7 @@ export class MixtureTraverser implements TraverserV1 {
     context: RetrievalContext,
     prepared?: Prepared,
   ): Promise<ExpertOutputs> {
+    context = withTextField(context, this.options.field);
     const global = await (prepared?.entity ?? this.entitySearch(query, context));
     const anchors = anchorSeeds(plan, {
       minConfidence: this.options.minSpecificity ?? 0.2,

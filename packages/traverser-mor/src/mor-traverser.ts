@@ -6,7 +6,7 @@ import type {
   TraverserV1,
   TraverseOptions,
 } from '@weft/spec';
-import { queryNames } from '@weft/kit';
+import { queryNames, withTextField } from '@weft/kit';
 import { markAnchorNeighbors } from './anchor-neighbors.ts';
 import { fillCandidates, keepFillShare, structuralCandidates } from './assemble-candidates.ts';
 import { type AnchorStarts, followPaths, startsOfAnchors } from './follow-paths.ts';
@@ -39,6 +39,11 @@ export interface MorTraverserOptions {
    * anchors, falling back to the union when it is empty (MoR).
    */
   readonly combine?: 'sum' | 'intersect';
+  /**
+   * The text field its searches rank by where the store has it, e.g. `combined` (the document with its
+   * neighbours' names by relation); default: the node's own document.
+   */
+  readonly field?: string;
 }
 
 /**
@@ -80,19 +85,21 @@ export class MorTraverser implements TraverserV1 {
 
   /** Starts the global text and dense searches, which need only the query, while the planner runs. */
   doPrepare(options: PrepareOptions): PreparedSearches {
+    const context = withTextField(options.context, this.options.field);
     return new PreparedSearches(
       options.query,
       options.limit,
-      options.context.text,
-      this.globalSearches(options.query, options.limit, options.context),
+      context.text,
+      this.globalSearches(options.query, options.limit, context),
     );
   }
 
   async doTraverse(options: TraverseOptions): Promise<Candidate[]> {
-    const { plan, context, limit, query } = options;
+    const { plan, limit, query } = options;
+    const context = withTextField(options.context, this.options.field);
     const startsOf = this.startsOf(plan);
     // Prepared while the planner ran, or started now: either way they run while the paths are followed.
-    const searches = preparedFor(options) ?? this.globalSearches(query, limit, context);
+    const searches = preparedFor(options, context.text) ?? this.globalSearches(query, limit, context);
     const reachedByPath = await followPaths(plan, context, startsOf, {
       frontierLimit: this.options.frontierLimit ?? 300,
       neighborsPerSeed: this.options.neighborsPerSeed ?? 200,
@@ -135,12 +142,15 @@ export class MorTraverser implements TraverserV1 {
 }
 
 /** The prepared searches, when the handle was made by `doPrepare` for this query, limit and index. */
-function preparedFor(options: TraverseOptions): GlobalSearches | undefined {
+function preparedFor(
+  options: TraverseOptions,
+  text: TraverseOptions['context']['text'],
+): GlobalSearches | undefined {
   const handle = options.prepared;
   return handle instanceof PreparedSearches &&
     handle.query === options.query &&
     handle.limit === options.limit &&
-    handle.text === options.context.text
+    handle.text === text
     ? handle.searches
     : undefined;
 }

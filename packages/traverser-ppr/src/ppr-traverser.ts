@@ -1,4 +1,4 @@
-import { anchorSeeds, narrowingTypes, searchText } from '@weft/kit';
+import { anchorSeeds, narrowingTypes, searchText, withTextField } from '@weft/kit';
 import type {
   Candidate,
   IndexHit,
@@ -49,6 +49,11 @@ export interface PprTraverserOptions {
   readonly textRescoreK?: number;
   /** The floor of that text factor (default 0.1): a node the text misses keeps a tenth of its walk. */
   readonly textFloor?: number;
+  /**
+   * The text field its searches rank by where the store has it, e.g. `combined` (the document with its
+   * neighbours' names by relation); default: the node's own document.
+   */
+  readonly field?: string;
 }
 
 /** What `doPrepare` starts: the query's text seeds. */
@@ -75,13 +80,14 @@ export class PprTraverser implements TraverserV1 {
   }
 
   doPrepare({ query, context }: PrepareOptions): Prepared {
-    const prepared = { text: this.textSeeds(query, context) };
+    const prepared = { text: this.textSeeds(query, withTextField(context, this.options.field)) };
     prepared.text.catch(() => {});
     return prepared;
   }
 
   async doTraverse(options: TraverseOptions): Promise<Candidate[]> {
-    const { query, plan, limit, context } = options;
+    const { query, plan, limit } = options;
+    const context = withTextField(options.context, this.options.field);
     if (query.trim() === '') return [];
     const text = await ((options.prepared as Prepared | undefined)?.text ?? this.textSeeds(query, context));
     const anchors = this.namedSeeds(plan);

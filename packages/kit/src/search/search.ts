@@ -104,3 +104,51 @@ export async function searchVector(
   }
   return results;
 }
+
+const fieldViews = new WeakMap<TextIndexV2, Map<string, TextIndexV2>>();
+
+/**
+ * The index searching `field` wherever a caller names no field — e.g. `combined`, the relation-aware
+ * document — or the index itself when it has no such field (a version 1 index, or a store built
+ * without relation text): a stage asks for the field it ranks best by and still runs on any store.
+ * The same index and field give the same view, so a handle made for one (`doPrepare`) matches the
+ * other. Closing a view leaves the index open: the view does not own it.
+ */
+export function searchingField(index: TextIndexV1 | TextIndexV2, field: string): TextIndexV1 | TextIndexV2 {
+  if (
+    index.specificationVersion !== 'v2' ||
+    index.defaultField === field ||
+    !textFields(index).includes(field)
+  )
+    return index;
+  const views = fieldViews.get(index) ?? fieldViews.set(index, new Map()).get(index)!;
+  const known = views.get(field);
+  if (known) return known;
+  const view: TextIndexV2 = {
+    specificationVersion: 'v2',
+    provider: index.provider,
+    maxQueriesPerCall: index.maxQueriesPerCall,
+    fields: index.fields,
+    defaultField: field,
+    doSearch: (options) => index.doSearch({ ...options, field: options.field ?? field }),
+    ...(index.doTermStatistics
+      ? {
+          doTermStatistics: (options) =>
+            index.doTermStatistics!({ ...options, field: options.field ?? field }),
+        }
+      : {}),
+    close: () => Promise.resolve(),
+  };
+  views.set(field, view);
+  return view;
+}
+
+/** The context with its text index searching `field` where the index has it (`searchingField`). */
+export function withTextField<C extends { readonly text: TextIndexV1 | TextIndexV2 }>(
+  context: C,
+  field: string | undefined,
+): C {
+  if (field === undefined) return context;
+  const text = searchingField(context.text, field);
+  return text === context.text ? context : { ...context, text };
+}
