@@ -1,4 +1,5 @@
 import type { Anchor, Plan, PlannerV1, PlanOptions, PlanPath } from '@weft/spec';
+import { checkModelPlan } from './check-model-plan.ts';
 import { exclusions } from './exclusions.ts';
 import { type QueryGraph, type QueryGraphOptions, searchQueryGraphs } from './query-graphs.ts';
 
@@ -20,8 +21,10 @@ export interface QueryGraphPlannerOptions {
    */
   readonly readings?: 'all' | 'executed';
   /**
-   * Leave a plan a language model wrote (`Plan.raw`) as it is: the readings are the offline
-   * planning step, for the plans a planner falls back to without a model.
+   * Leave a plan a language model wrote (`Plan.raw`) as it is, once `checkModelPlan` trusts it: the
+   * readings are the offline planning step, for the plans a planner falls back to without a model.
+   * A model's plan that does not fit the question or the graph is replaced by the base's offline
+   * plan (the base asked again without the model), read as any offline plan is.
    */
   readonly keepModelPlans?: boolean;
 }
@@ -44,11 +47,20 @@ export class QueryGraphPlanner implements PlannerV1 {
   }
 
   async doPlan(options: PlanOptions): Promise<Plan> {
-    const [plan, linked] = await Promise.all([
+    const [planned, linked] = await Promise.all([
       this.options.base.doPlan(options),
       this.options.linker?.doPlan(options),
     ]);
-    if (this.options.keepModelPlans && plan.raw !== undefined) return plan;
+    let plan = planned;
+    if (this.options.keepModelPlans && plan.raw !== undefined) {
+      const check = await checkModelPlan(plan, options.context);
+      if (check.trusted) return plan;
+      options.context.warn?.(
+        `the model's plan was not trusted (${check.problems.join('; ')}); the offline plan is used`,
+      );
+      const { languageModel: _model, warn: _warn, ...offline } = options.context;
+      plan = await this.options.base.doPlan({ ...options, context: offline });
+    }
     // The readings start from the linker's anchors (each with all its senses) and from the base's
     // mentions the linker lacks.
     const base = plan.anchors;

@@ -1,6 +1,12 @@
-import { InMemoryGraphStore, InMemoryTextIndex, type InMemorySkb } from '@weft/core/test';
+import {
+  InMemoryGraphStore,
+  InMemoryTextIndex,
+  type InMemorySkb,
+  MockLanguageModelV4,
+} from '@weft/core/test';
 import type { Anchor, Candidate, Plan, PlannerV1, RetrievalContext, SkbNode } from '@weft/spec';
 import { describe, expect, it } from 'vitest';
+import { checkModelPlan } from './check-model-plan.ts';
 import { endpointCandidates, QueryGraphReranker } from './query-graph-execution.ts';
 import { QueryGraphPlanner } from './query-graph-planner.ts';
 import { searchQueryGraphs } from './query-graphs.ts';
@@ -211,5 +217,104 @@ describe('executing a plan', () => {
       context: context(),
     });
     expect(same.map((c) => c.id)).toEqual(['a', 'x', 'b']);
+  });
+});
+
+/**
+ * A planner as an LLM planner behaves: with a model in the context its plan is the model's (`raw`),
+ * hung on `modelAnchor`; without one, the offline plan (on the organ).
+ */
+function modelPlanner(modelAnchor: Anchor, edgeType: string): PlannerV1 {
+  return {
+    specificationVersion: 'v1',
+    name: 'model',
+    async doPlan({ query, context }) {
+      const model = context.languageModel !== undefined;
+      return {
+        query,
+        targetTypes: [],
+        anchors: [model ? modelAnchor : { ...eye, candidates: [eye.candidates[1]!] }],
+        paths: [
+          { anchor: 0, hops: [{ edgeType: model ? edgeType : 'part_meronym', direction: 'out' }], score: 1 },
+        ],
+        variables: [],
+        triplets: [],
+        restriction: query,
+        confidence: 0.9,
+        ...(model ? { raw: 'the model wrote it' } : {}),
+      };
+    },
+  };
+}
+
+describe("checking a model's plan against the graph", () => {
+  const faculty: Anchor = {
+    mention: 'eye',
+    confidence: 1,
+    candidates: [{ id: 'faculty', score: 1, type: 'synset' }],
+  };
+  const organ: Anchor = {
+    mention: 'eye',
+    confidence: 1,
+    candidates: [{ id: 'organ', score: 1, type: 'synset' }],
+  };
+  const planOf = async (anchor: Anchor, edgeType: string) =>
+    modelPlanner(anchor, edgeType).doPlan({
+      query: 'a part of the eye',
+      feedback: [],
+      context: { ...context(), languageModel: new MockLanguageModelV4() },
+    });
+
+  it('trusts a plan whose relation leaves its anchor, and not one whose anchor has no such edge', async () => {
+    expect(await checkModelPlan(await planOf(organ, 'part_meronym'), context())).toEqual({
+      trusted: true,
+      problems: [],
+    });
+    const wrong = await checkModelPlan(await planOf(faculty, 'part_meronym'), context());
+    expect(wrong.trusted).toBe(false);
+    expect(wrong.problems[0]).toContain('no planned relation leaves its anchor (eye —part_meronym→)');
+  });
+
+  it('reads a triplet at its anchor end, in the edge’s direction', async () => {
+    const plan = await planOf(organ, 'part_meronym');
+    const triplet = (subject: boolean) => ({
+      ...plan,
+      paths: [],
+      triplets: [
+        {
+          subject: subject
+            ? { kind: 'anchor' as const, anchor: 0 }
+            : { kind: 'variable' as const, name: 'x' },
+          edgeType: 'part_meronym',
+          object: subject ? { kind: 'variable' as const, name: 'x' } : { kind: 'anchor' as const, anchor: 0 },
+        },
+      ],
+    });
+    expect((await checkModelPlan(triplet(true), context())).trusted).toBe(true);
+    // Nothing has the organ as a part.
+    expect((await checkModelPlan(triplet(false), context())).trusted).toBe(false);
+  });
+
+  it('replaces a plan it does not trust with the offline plan, read as one; keeps one it trusts', async () => {
+    const warnings: string[] = [];
+    const withModel = {
+      ...context(),
+      languageModel: new MockLanguageModelV4(),
+      warn: (m: string) => warnings.push(m),
+    };
+    const plan = async (anchor: Anchor) =>
+      new QueryGraphPlanner({ base: modelPlanner(anchor, 'part_meronym'), keepModelPlans: true }).doPlan({
+        query: 'a part of the eye',
+        feedback: [],
+        context: withModel,
+      });
+    const kept = await plan(organ);
+    expect(kept.raw).toBe('the model wrote it');
+    expect(warnings).toEqual([]);
+    const replaced = await plan(faculty);
+    expect(replaced.raw).toBeUndefined();
+    expect(replaced.anchors[0]!.candidates[0]!.id).toBe('organ');
+    expect(replaced.paths.some((p) => p.endpoints?.includes('iris'))).toBe(true);
+    expect(warnings).toEqual([expect.stringContaining("the model's plan was not trusted")]);
   });
 });
