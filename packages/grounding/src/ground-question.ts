@@ -170,27 +170,30 @@ export async function groundQuestion(
   const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
   const targets = context.schema.targetTypes;
   const coherenceK = options.coherenceK ?? 30;
-  const textual =
+  // The question's own text matches, each phrase's evidence and rarity are independent searches:
+  // all run at once, and the structure's confirmation starts as soon as the first two are in.
+  const textualSearch: Promise<IndexHit[]> =
     question.trim() === ''
-      ? []
-      : ((
-          await searchText(context.text, [question], {
-            limit: coherenceK,
-            ...(targets ? { filter: { nodeTypes: targets } } : {}),
-            ...signal,
-          })
-        )[0] ?? []);
+      ? Promise.resolve([])
+      : searchText(context.text, [question], {
+          limit: coherenceK,
+          ...(targets ? { filter: { nodeTypes: targets } } : {}),
+          ...signal,
+        }).then((lists) => lists[0] ?? []);
   const phrases = questionPhrases(
     question,
     context.schema.nodeTypes.map((t) => t.name),
   );
-  if (phrases.length === 0) return { question, mentions: [], textual };
-  const evidence = await phraseEvidence(phrases, context, options);
+  if (phrases.length === 0) return { question, mentions: [], textual: await textualSearch };
+  // A search that fails while another is awaited must not go unhandled.
+  textualSearch.catch(() => {});
+  const rarityOf = phraseRarity(phrases, context);
+  rarityOf.catch(() => {});
+  const { evidence, completed } = await phraseEvidence(phrases, context, options);
+  completed.catch(() => {});
   const ids = [...new Set(evidence.flatMap((list) => [...list.keys()]))];
-  const [coherence, rarity] = await Promise.all([
-    coherenceOf(ids, textual, context),
-    phraseRarity(phrases, context),
-  ]);
+  const textual = await textualSearch;
+  const [coherence, rarity] = await Promise.all([coherenceOf(ids, textual, context), rarityOf, completed]);
   const textualRank = new Map(textual.map((hit, rank) => [hit.id, rank]));
   const firstWord = question.search(/[\p{L}\p{N}]/u);
   const perMention = options.candidatesPerMention ?? 5;
@@ -258,12 +261,16 @@ export async function groundQuestion(
   return { question, mentions: kept, textual };
 }
 
-/** Per phrase: its candidates from names (exact look-up of sub-spans) and descriptions (BM25). */
+/**
+ * Per phrase: its candidates from names (exact look-up of sub-spans) and descriptions (BM25).
+ * `completed` settles once the described candidates' names and types are read from the graph; the
+ * candidates' ids are known before.
+ */
 async function phraseEvidence(
   phrases: readonly Phrase[],
   context: RetrievalContext,
   options: GroundQuestionOptions,
-): Promise<Map<string, Evidence>[]> {
+): Promise<{ evidence: Map<string, Evidence>[]; completed: Promise<void> }> {
   const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
   const names: string[] = [];
   const owner: { phrase: number; share: number; whole: boolean }[] = [];
@@ -331,20 +338,22 @@ async function phraseEvidence(
       out.flatMap((m) => [...m.values()].filter((e) => e.name === '' || e.type === '').map((e) => e.id)),
     ),
   ];
-  if (unknown.length > 0) {
-    const nodes = await context.graph.doGetNodes(unknown);
-    const byId = new Map(nodes.flatMap((n) => (n ? [[n.id, n] as const] : [])));
-    for (const map of out) {
-      for (const e of map.values()) {
-        const node = byId.get(e.id);
-        if (node && (e.type === '' || e.name === '')) {
-          e.type = node.type;
-          e.name = node.name;
-        }
-      }
-    }
-  }
-  return out;
+  const completed =
+    unknown.length === 0
+      ? Promise.resolve()
+      : context.graph.doGetNodes(unknown).then((nodes) => {
+          const byId = new Map(nodes.flatMap((n) => (n ? [[n.id, n] as const] : [])));
+          for (const map of out) {
+            for (const e of map.values()) {
+              const node = byId.get(e.id);
+              if (node && (e.type === '' || e.name === '')) {
+                e.type = node.type;
+                e.name = node.name;
+              }
+            }
+          }
+        });
+  return { evidence: out, completed };
 }
 
 /**

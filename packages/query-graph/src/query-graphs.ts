@@ -158,16 +158,17 @@ export async function searchQueryGraphs(
       vocabulary.remainder(query, [anchors[anchor]!.mention, ...specific]),
     ]),
   );
-  // Each distinct constraint's best match anywhere: one batched search.
+  // Each distinct constraint's best match anywhere (one batched search), beside the searches
+  // restricted to each anchor's endpoints: neither waits for the other.
   const distinct = [...new Set(constraints.values())].filter((rest) => rest !== '');
-  const bestLists = distinct.length
-    ? await searchText(context.text, distinct, {
+  const bestSearch = distinct.length
+    ? searchText(context.text, distinct, {
         limit: 1,
         ...(targets ? { filter: { nodeTypes: targets } } : {}),
         ...signal,
       })
-    : [];
-  const best = new Map(distinct.map((rest, i) => [rest, bestLists[i]?.[0]?.score ?? 0]));
+    : Promise.resolve([]);
+  bestSearch.catch(() => {});
   const text = new Map<number, Map<string, number> | undefined>();
   await Promise.all(
     [...byAnchor].map(async ([anchor, ids]) => {
@@ -176,12 +177,15 @@ export async function searchQueryGraphs(
         text.set(anchor, undefined);
         return;
       }
-      const [hits = []] = await searchText(context.text, [rest], {
-        limit: ids.size,
-        filter: { ids: [...ids] },
-        ...signal,
-      });
-      const top = best.get(rest)!;
+      const [[hits = []], bestLists] = await Promise.all([
+        searchText(context.text, [rest], {
+          limit: ids.size,
+          filter: { ids: [...ids] },
+          ...signal,
+        }),
+        bestSearch,
+      ]);
+      const top = bestLists[distinct.indexOf(rest)]?.[0]?.score ?? 0;
       text.set(anchor, new Map(top > 0 ? hits.map((hit) => [hit.id, hit.score / top]) : []));
     }),
   );

@@ -1,4 +1,4 @@
-import type { IndexHit, Plan, RetrievalContext } from '@weft/spec';
+import type { IndexHit, Plan, RetrievalContext, SkbNode, TermStatistics } from '@weft/spec';
 import { expanded, namesakes, opposite } from './anchor-adjacency.ts';
 import type { Pool } from './candidate-pool.ts';
 import type { FieldTraverserOptions } from './options.ts';
@@ -7,6 +7,8 @@ import type { FieldTraverserOptions } from './options.ts';
  * What the candidates' own neighbour lists say (a hub's list, seen from its side, would be cut at
  * `neighborsPerNode`): adjacency to a mentioned node, and which of the question's matches over
  * every type (`described`) each candidate is next to, weighed by coherence, for `neighbourText`.
+ * The graph reads run at once; the coherence, which reads the pool's document scores, waits for
+ * `scored` (the id-filtered searches that complete them, `completeScores`).
  */
 export async function candidateNeighbours(
   query: string,
@@ -16,13 +18,14 @@ export async function candidateNeighbours(
   pool: Pool,
   context: RetrievalContext,
   options: FieldTraverserOptions,
+  scored: Promise<void> = Promise.resolve(),
 ): Promise<void> {
   const named = expanded(plan, options);
   const top = described?.[0]?.score ?? 0;
   const share = new Map(top > 0 ? described!.map((hit) => [hit.id, hit.score / top]) : []);
   const needAdjacency = new Set(named.size > 0 ? pool.ids.filter((id) => !pool.adjacency.has(id)) : []);
   const seeds = share.size > 0 ? pool.ids : [...needAdjacency];
-  if (seeds.length === 0) return;
+  if (seeds.length === 0) return await scored;
   const neighbours = await context.graph.doNeighbors({
     seeds,
     direction: 'both',
@@ -56,6 +59,10 @@ export async function candidateNeighbours(
       });
     }
   }
+  // The described neighbours' documents are read while the document scores are completed.
+  const documents = nextTo.size > 0 ? neighbourDocuments(query, nextTo, context) : undefined;
+  documents?.catch(() => {});
+  await scored;
   if (nextTo.size > 0) {
     // Coherence decides which described node the question builds on: the one its words match
     // that lies next to many of the question's good text matches — share × (1 + log(1 + the
@@ -76,7 +83,37 @@ export async function candidateNeighbours(
     for (const list of nextTo.values())
       for (const node of list.keys()) list.set(node, coherence(node) / best);
   }
-  if (nextTo.size > 0) await neighbourText(query, nextTo, pool, context, options);
+  if (nextTo.size > 0) neighbourText(nextTo, await documents, pool, context, options);
+}
+
+/** The analysed question and the analysed documents of the candidates and their described neighbours. */
+interface NeighbourDocuments {
+  readonly ids: readonly string[];
+  readonly nodes: readonly (SkbNode | undefined)[];
+  readonly question: TermStatistics | undefined;
+  readonly analysed: readonly TermStatistics[];
+}
+
+/** Reads and analyses the documents `neighbourText` compares; undefined without term statistics. */
+async function neighbourDocuments(
+  query: string,
+  described: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  context: RetrievalContext,
+): Promise<NeighbourDocuments | undefined> {
+  const text = context.text;
+  const analyse = text.specificationVersion === 'v2' ? text.doTermStatistics : undefined;
+  if (!analyse) return undefined;
+  const ids = [...new Set([...described.keys(), ...[...described.values()].flatMap((m) => [...m.keys()])])];
+  const nodes = await context.graph.doGetNodes(
+    ids,
+    context.abortSignal ? { abortSignal: context.abortSignal } : {},
+  );
+  // A node's document as the text index composes it: name, aliases, text.
+  const documents = nodes.map((node) =>
+    node ? [node.name, ...(node.aliases ?? []), node.text].filter((part) => part.length > 0).join(' ; ') : '',
+  );
+  const [question, ...analysed] = await analyse.call(text, { texts: [query, ...documents] });
+  return { ids, nodes, question, analysed };
 }
 
 /**
@@ -88,29 +125,18 @@ export async function candidateNeighbours(
  * describes the node it builds on matches that node with other words. A described node no answer
  * can be (outside the target types) weighs `outsideTargetsWeight`.
  */
-async function neighbourText(
-  query: string,
+function neighbourText(
   described: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  read: NeighbourDocuments | undefined,
   pool: Pool,
   context: RetrievalContext,
   options: FieldTraverserOptions,
-): Promise<void> {
-  const text = context.text;
-  const analyse = text.specificationVersion === 'v2' ? text.doTermStatistics : undefined;
-  if (!analyse) {
+): void {
+  if (!read) {
     for (const [id, list] of described) pool.neighbourText.set(id, Math.max(...list.values()));
     return;
   }
-  const ids = [...new Set([...described.keys(), ...[...described.values()].flatMap((m) => [...m.keys()])])];
-  const nodes = await context.graph.doGetNodes(
-    ids,
-    context.abortSignal ? { abortSignal: context.abortSignal } : {},
-  );
-  // A node's document as the text index composes it: name, aliases, text.
-  const documents = nodes.map((node) =>
-    node ? [node.name, ...(node.aliases ?? []), node.text].filter((part) => part.length > 0).join(' ; ') : '',
-  );
-  const [question, ...analysed] = await analyse.call(text, { texts: [query, ...documents] });
+  const { ids, nodes, question, analysed } = read;
   if (!question || question.documents === 0) return;
   const n = question.documents;
   const idf = new Map(

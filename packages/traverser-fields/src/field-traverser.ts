@@ -60,15 +60,20 @@ export class FieldTraverser implements TraverserV1 {
     await addStructural(query, structural, pool, context, this.options);
     for (const { id } of planEndpoints(plan)) join(pool, id);
     for (const id of pool.ids) if (!pool.dense.has(id) || pool.adjacency.has(id)) textual.add(id);
-    await completeScores(query, pool, context, combined !== undefined);
+    // The candidates' neighbours are read while their missing text scores are searched; the
+    // coherence that reads those scores waits for them (`candidateNeighbours`).
+    const scored = completeScores(query, pool, context, combined !== undefined);
+    // Neither coherence nor `neighbourText` rests on the dense ranking: it differs between two
+    // stores with the same documents (the embedder is fitted per store), their answers must not.
+    const matched = new Set(document.slice(0, k).map((hit) => hit.id));
+    await Promise.all([
+      scored,
+      candidateNeighbours(query, plan, described, { matched, textual }, pool, context, this.options, scored),
+    ]);
     if (dense) {
       const floor = dense.at(-1)?.score ?? 0;
       for (const id of pool.ids) if (!pool.dense.has(id)) pool.dense.set(id, floor);
     }
-    // Neither coherence nor `neighbourText` rests on the dense ranking: it differs between two
-    // stores with the same documents (the embedder is fitted per store), their answers must not.
-    const matched = new Set(document.slice(0, k).map((hit) => hit.id));
-    await candidateNeighbours(query, plan, described, { matched, textual }, pool, context, this.options);
     return assembleCandidates(plan, pool, limit, this.name, this.options);
   }
 }
