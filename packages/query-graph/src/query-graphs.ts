@@ -71,7 +71,8 @@ interface Group {
  * reading asks for text.
  *
  * Cost per question: one neighbour read of the senses, one batched search for each constraint's best
- * match over the target types, and one search per anchor restricted to its endpoints.
+ * match over the target types, and one search per distinct constraint restricted to its anchors'
+ * endpoints.
  */
 export async function searchQueryGraphs(
   query: string,
@@ -169,14 +170,19 @@ export async function searchQueryGraphs(
       })
     : Promise.resolve([]);
   bestSearch.catch(() => {});
-  const text = new Map<number, Map<string, number> | undefined>();
+  // The anchors whose constraints are the same text (every specific mention's: the question without
+  // the specific mentions) share one search restricted to all their endpoints: a node's BM25 score
+  // does not depend on which other nodes the filter lets through.
+  const endpointsOf = new Map<string, Set<string>>();
+  for (const [anchor, ids] of byAnchor) {
+    const rest = constraints.get(anchor)!;
+    if (rest === '') continue;
+    const union = endpointsOf.get(rest) ?? endpointsOf.set(rest, new Set()).get(rest)!;
+    for (const id of ids) union.add(id);
+  }
+  const byConstraint = new Map<string, Map<string, number>>();
   await Promise.all(
-    [...byAnchor].map(async ([anchor, ids]) => {
-      const rest = constraints.get(anchor)!;
-      if (rest === '') {
-        text.set(anchor, undefined);
-        return;
-      }
+    [...endpointsOf].map(async ([rest, ids]) => {
       const [[hits = []], bestLists] = await Promise.all([
         searchText(context.text, [rest], {
           limit: ids.size,
@@ -186,9 +192,12 @@ export async function searchQueryGraphs(
         bestSearch,
       ]);
       const top = bestLists[distinct.indexOf(rest)]?.[0]?.score ?? 0;
-      text.set(anchor, new Map(top > 0 ? hits.map((hit) => [hit.id, hit.score / top]) : []));
+      byConstraint.set(rest, new Map(top > 0 ? hits.map((hit) => [hit.id, hit.score / top]) : []));
     }),
   );
+  // Each anchor reads its own endpoints' scores in its constraint's map.
+  const text = new Map<number, Map<string, number> | undefined>();
+  for (const anchor of byAnchor.keys()) text.set(anchor, byConstraint.get(constraints.get(anchor)!));
   const relationScores = vocabulary.scores(query);
   const kept = options.endpointsKept ?? 100;
   const scored = [...groups.values()].map((group) => {

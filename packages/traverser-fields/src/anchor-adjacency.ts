@@ -1,6 +1,6 @@
-import { searchText } from '@weft/kit';
 import type { EdgeDirection, Plan, RetrievalContext } from '@weft/spec';
 import { type Adjacency, join, type Pool } from './candidate-pool.ts';
+import { type FieldScores, scoreIds } from './field-searches.ts';
 import type { FieldTraverserOptions } from './options.ts';
 
 /** An anchor that holds a node among its candidates. */
@@ -95,27 +95,33 @@ export async function anchorNeighbours(
   return { links: out, types };
 }
 
-/** The mentioned nodes' neighbours of the target types whose documents best match the query. */
+/** The mentioned nodes' neighbours of the target types: those `addStructural` may add. */
+export function structuralIds({ links, types }: AnchorNeighbours, context: RetrievalContext): string[] {
+  const targets = context.schema.targetTypes ? new Set(context.schema.targetTypes) : undefined;
+  return [...links.keys()].filter((id) => !targets || targets.has(types.get(id)!));
+}
+
+/**
+ * The mentioned nodes' neighbours of the target types whose documents best match the query.
+ * `documentScores`: their document scores, from a search that covered them all (else searched here).
+ */
 export async function addStructural(
   query: string,
-  { links: structural, types }: AnchorNeighbours,
+  neighbours: AnchorNeighbours,
   pool: Pool,
   context: RetrievalContext,
   options: FieldTraverserOptions,
+  documentScores?: Promise<FieldScores>,
 ): Promise<void> {
-  const targets = context.schema.targetTypes ? new Set(context.schema.targetTypes) : undefined;
-  const ids = [...structural.keys()].filter((id) => !targets || targets.has(types.get(id)!));
+  const { links: structural, types } = neighbours;
+  const ids = structuralIds(neighbours, context);
   for (const id of ids) {
     pool.adjacency.set(id, structural.get(id)!);
     pool.types.set(id, types.get(id)!);
   }
   if (ids.length === 0) return;
-  const [hits = []] = await searchText(context.text, [query], {
-    limit: ids.length,
-    filter: { ids },
-    ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
-  });
-  const best = new Map(hits.map((h) => [h.id, h.score]));
+  const { hits } = await (documentScores ?? scoreIds(query, ids, undefined, context));
+  const best = new Map(ids.flatMap((id) => (hits.has(id) ? [[id, hits.get(id)!.score] as const] : [])));
   const top = Math.max(0, ...best.values());
   // The surest mention's neighbours first, each raised by how well its document matches: a node
   // next to the named entity with no word of the question must still be a candidate.

@@ -32,11 +32,15 @@ export function globalSearches(
   const first = (lists: Promise<IndexHit[][]>) => lists.then((l) => l[0] ?? []);
   const hasCombined = textFields(context.text).includes('combined');
   const describedK = options.describedK ?? 50;
+  const document = first(searchText(context.text, [query], common));
+  const combined = hasCombined
+    ? first(searchText(context.text, [query], { ...common, field: 'combined' }))
+    : undefined;
+  // Where the target types are every type, the described searches are these same searches, shorter.
+  const longer = types === undefined && describedK <= k ? { document, combined } : undefined;
   const searches: GlobalSearches = {
-    document: first(searchText(context.text, [query], common)),
-    combined: hasCombined
-      ? first(searchText(context.text, [query], { ...common, field: 'combined' }))
-      : undefined,
+    document,
+    combined,
     dense:
       context.vector && context.embeddingModel
         ? first(
@@ -46,7 +50,7 @@ export function globalSearches(
             }),
           )
         : undefined,
-    described: describedK > 0 ? describedSearch(query, describedK, hasCombined, context) : undefined,
+    described: describedK > 0 ? describedSearch(query, describedK, hasCombined, context, longer) : undefined,
   };
   // Rejections surface in doTraverse when awaited; a handle that is never used must not crash the process.
   for (const search of [searches.document, searches.combined, searches.dense, searches.described])
@@ -57,20 +61,26 @@ export function globalSearches(
 /**
  * The question's best matches over every node type, by own document and (where the index has it)
  * relation-aware document, each scored by its share of its field's best: a node with no text of
- * its own is described by what it is linked to.
+ * its own is described by what it is linked to. `longer`: the same searches (every type) for more
+ * rows, whose first `k` are taken when they are the `k` best (no tie across the cut): only which
+ * nodes are in matters, the list is ordered here.
  */
 async function describedSearch(
   query: string,
   k: number,
   hasCombined: boolean,
   context: RetrievalContext,
+  longer?: { readonly document: Promise<IndexHit[]>; readonly combined: Promise<IndexHit[]> | undefined },
 ): Promise<IndexHit[]> {
-  const search = (field?: string) =>
-    searchText(context.text, [query], {
+  const search = async (field?: string) => {
+    const hits = await (field ? longer?.combined : longer?.document)?.catch(() => undefined);
+    if (hits && (hits.length <= k || hits[k - 1]!.score > hits[k]!.score)) return hits.slice(0, k);
+    return searchText(context.text, [query], {
       limit: k,
       ...(field ? { field } : {}),
       ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     }).then((lists) => lists[0] ?? []);
+  };
   const lists = await Promise.all([search(), hasCombined ? search('combined') : []]);
   const share = new Map<string, IndexHit>();
   for (const list of lists) {
@@ -84,37 +94,66 @@ async function describedSearch(
   return [...share.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
 
-/** Scores the pool's nodes on the text fields they were not found by (one id-filtered search each). */
+/**
+ * The scores of some nodes by the query on one text field, from one id-filtered search: `hits` has
+ * the nodes of `searched` whose text matches. A node's BM25 score does not depend on which other
+ * nodes a filter lets through (the index's statistics are the whole field's), so one search serves
+ * every step that needs some of these nodes.
+ */
+export interface FieldScores {
+  readonly searched: ReadonlySet<string>;
+  readonly hits: ReadonlyMap<string, IndexHit>;
+}
+
+/** Searches the query on `field` (absent: the document) restricted to `ids`, all of their matches. */
+export async function scoreIds(
+  query: string,
+  ids: readonly string[],
+  field: string | undefined,
+  context: RetrievalContext,
+): Promise<FieldScores> {
+  const searched = new Set(ids);
+  if (searched.size === 0) return { searched, hits: new Map() };
+  const [hits = []] = await searchText(context.text, [query], {
+    limit: searched.size,
+    filter: { ids: [...searched] },
+    ...(field ? { field } : {}),
+    ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+  });
+  return { searched, hits: new Map(hits.map((hit) => [hit.id, hit])) };
+}
+
+/**
+ * Scores the pool's nodes on the text fields they were not found by (one id-filtered search each),
+ * taking the scores `known` holds for the nodes it searched.
+ */
 export async function completeScores(
   query: string,
   pool: Pool,
   context: RetrievalContext,
   hasCombined: boolean,
+  known: { readonly document?: Promise<FieldScores>; readonly combined?: Promise<FieldScores> } = {},
 ): Promise<void> {
-  const signal = context.abortSignal ? { abortSignal: context.abortSignal } : {};
   const missing = (scores: Map<string, number>) => pool.ids.filter((id) => !scores.has(id));
-  const fill = async (scores: Map<string, number>, search: (ids: string[]) => Promise<IndexHit[][]>) => {
+  const fill = async (
+    scores: Map<string, number>,
+    field: string | undefined,
+    prefetched: Promise<FieldScores> | undefined,
+  ) => {
     const ids = missing(scores);
     if (ids.length === 0) return;
-    const [hits = []] = await search(ids);
-    for (const hit of hits) {
+    const from = await prefetched;
+    const rest = from ? ids.filter((id) => !from.searched.has(id)) : ids;
+    const searched = rest.length > 0 ? await scoreIds(query, rest, field, context) : undefined;
+    for (const id of ids) {
+      const hit = (from?.searched.has(id) ? from.hits : searched?.hits)?.get(id);
+      if (!hit) continue;
       scores.set(hit.id, hit.score);
       if (hit.type !== undefined && !pool.types.has(hit.id)) pool.types.set(hit.id, hit.type);
     }
   };
   await Promise.all([
-    fill(pool.document, (ids) =>
-      searchText(context.text, [query], { limit: ids.length, filter: { ids }, ...signal }),
-    ),
-    hasCombined
-      ? fill(pool.combined, (ids) =>
-          searchText(context.text, [query], {
-            limit: ids.length,
-            filter: { ids },
-            field: 'combined',
-            ...signal,
-          }),
-        )
-      : undefined,
+    fill(pool.document, undefined, known.document),
+    hasCombined ? fill(pool.combined, 'combined', known.combined) : undefined,
   ]);
 }

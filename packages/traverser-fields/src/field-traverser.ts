@@ -1,10 +1,10 @@
 import { planEndpoints } from '@weft/kit';
 import type { Candidate, PrepareOptions, TraverserV1, TraverseOptions } from '@weft/spec';
-import { addStructural, anchorNeighbours } from './anchor-adjacency.ts';
+import { addStructural, anchorNeighbours, structuralIds } from './anchor-adjacency.ts';
 import { assembleCandidates } from './assemble-candidates.ts';
 import { add, emptyPool, join } from './candidate-pool.ts';
 import { candidateNeighbours } from './candidate-neighbours.ts';
-import { completeScores, type GlobalSearches, globalSearches } from './field-searches.ts';
+import { completeScores, type GlobalSearches, globalSearches, scoreIds } from './field-searches.ts';
 import type { FieldTraverserOptions } from './options.ts';
 
 /**
@@ -57,12 +57,40 @@ export class FieldTraverser implements TraverserV1 {
       add(pool, dense, pool.dense, k);
       for (const hit of dense.slice(k)) pool.dense.set(hit.id, hit.score);
     }
-    await addStructural(query, structural, pool, context, this.options);
-    for (const { id } of planEndpoints(plan)) join(pool, id);
+    // One document search scores the mentions' neighbours (which of them join) and every other
+    // candidate the rankings found without a document score. When all the neighbours join (no more
+    // than `structuralK`), the candidates are known now and their relation-aware scores are searched
+    // at the same time; else once the neighbours are chosen (`completeScores`).
+    const endpoints = planEndpoints(plan).map((e) => e.id);
+    const neighbours = structuralIds(structural, context);
+    const joining = neighbours.length <= (this.options.structuralK ?? 100);
+    const candidates = [...pool.ids, ...(joining ? neighbours : []), ...endpoints];
+    const known = {
+      document: scoreIds(
+        query,
+        [...neighbours, ...candidates.filter((id) => !pool.document.has(id))],
+        undefined,
+        context,
+      ),
+      ...(combined && joining
+        ? {
+            combined: scoreIds(
+              query,
+              candidates.filter((id) => !pool.combined.has(id)),
+              'combined',
+              context,
+            ),
+          }
+        : {}),
+    };
+    known.document.catch(() => {});
+    known.combined?.catch(() => {});
+    await addStructural(query, structural, pool, context, this.options, known.document);
+    for (const id of endpoints) join(pool, id);
     for (const id of pool.ids) if (!pool.dense.has(id) || pool.adjacency.has(id)) textual.add(id);
     // The candidates' neighbours are read while their missing text scores are searched; the
     // coherence that reads those scores waits for them (`candidateNeighbours`).
-    const scored = completeScores(query, pool, context, combined !== undefined);
+    const scored = completeScores(query, pool, context, combined !== undefined, known);
     // Neither coherence nor `neighbourText` rests on the dense ranking: it differs between two
     // stores with the same documents (the embedder is fitted per store), their answers must not.
     const matched = new Set(document.slice(0, k).map((hit) => hit.id));
