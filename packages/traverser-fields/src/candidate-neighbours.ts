@@ -1,14 +1,123 @@
-import type { IndexHit, Plan, RetrievalContext, SkbNode, TermStatistics } from '@weft/spec';
+import type { GraphNeighbor, IndexHit, Plan, RetrievalContext, SkbNode, TermStatistics } from '@weft/spec';
 import { expanded, namesakes, opposite } from './anchor-adjacency.ts';
 import type { Pool } from './candidate-pool.ts';
 import type { FieldTraverserOptions } from './options.ts';
+
+/** What `candidateNeighbours` reads for a set of candidates: whose neighbours, of which types. */
+function neighbourReading(
+  plan: Plan,
+  described: readonly IndexHit[] | undefined,
+  ids: readonly string[],
+  adjacent: (id: string) => boolean,
+  options: FieldTraverserOptions,
+) {
+  const named = expanded(plan, options);
+  const top = described?.[0]?.score ?? 0;
+  const share = new Map(top > 0 ? described!.map((hit) => [hit.id, hit.score / top]) : []);
+  const needAdjacency = new Set(named.size > 0 ? ids.filter((id) => !adjacent(id)) : []);
+  const seeds = share.size > 0 ? ids : [...needAdjacency];
+  // Without described matches only the named nodes' types matter; a cap keeps a hub candidate cheap.
+  const nodeTypes =
+    share.size === 0
+      ? [...new Set([...named.values()].flatMap((list) => list.map((o) => o.type)))]
+      : undefined;
+  return { named, share, needAdjacency, seeds, nodeTypes };
+}
+
+function readNeighbourLists(
+  seeds: readonly string[],
+  nodeTypes: readonly string[] | undefined,
+  context: RetrievalContext,
+): Promise<GraphNeighbor[]> {
+  return context.graph.doNeighbors({
+    seeds,
+    direction: 'both',
+    ...(nodeTypes ? { nodeTypes } : {}),
+    limitPerSeed: 2000,
+    ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+  });
+}
+
+/** The nodes `neighbourText` reads: the candidates next to a described match, and those matches. */
+function describedIds(
+  neighbours: readonly GraphNeighbor[],
+  share: ReadonlyMap<string, number>,
+  textual: ReadonlySet<string>,
+): Set<string> {
+  const seeds = new Set<string>();
+  const nodes = new Set<string>();
+  for (const n of neighbours) {
+    if (share.has(n.node) && n.node !== n.seed && textual.has(n.seed)) {
+      seeds.add(n.seed);
+      nodes.add(n.node);
+    }
+  }
+  return new Set([...seeds, ...nodes]);
+}
+
+/**
+ * The graph reads of `candidateNeighbours` (the candidates' neighbour lists, then the documents of
+ * those next to a described match and of the matches), started before the candidates' order is
+ * known: when every candidate is known early (`ids`, with which of them are `adjacent` to a
+ * mentioned node and `textual`), they run beside the searches that order them.
+ */
+export interface NeighbourReads {
+  readonly seeds: ReadonlySet<string>;
+  /** Per seed, its neighbours in the order the graph lists them. */
+  readonly bySeed: Promise<Map<string, GraphNeighbor[]>>;
+  readonly documents: Promise<{ readonly ids: ReadonlySet<string>; readonly read?: NeighbourDocuments }>;
+}
+
+export function readNeighbours(
+  query: string,
+  plan: Plan,
+  described: readonly IndexHit[] | undefined,
+  {
+    ids,
+    adjacent,
+    textual,
+  }: {
+    readonly ids: readonly string[];
+    readonly adjacent: (id: string) => boolean;
+    readonly textual: ReadonlySet<string>;
+  },
+  context: RetrievalContext,
+  options: FieldTraverserOptions,
+): NeighbourReads {
+  const { share, seeds, nodeTypes } = neighbourReading(plan, described, ids, adjacent, options);
+  const lists = seeds.length > 0 ? readNeighbourLists(seeds, nodeTypes, context) : Promise.resolve([]);
+  const bySeed = lists.then((neighbours) => {
+    const out = new Map<string, GraphNeighbor[]>();
+    for (const n of neighbours) (out.get(n.seed) ?? out.set(n.seed, []).get(n.seed)!).push(n);
+    return out;
+  });
+  const documents = lists.then(async (neighbours) => {
+    const wanted = describedIds(neighbours, share, textual);
+    if (wanted.size === 0) return { ids: wanted };
+    const read = await neighbourDocuments(query, [...wanted], context);
+    return { ids: wanted, ...(read ? { read } : {}) };
+  });
+  bySeed.catch(() => {});
+  documents.catch(() => {});
+  return { seeds: new Set(seeds), bySeed, documents };
+}
+
+const sameSet = (a: ReadonlySet<string>, b: Iterable<string>) => {
+  let n = 0;
+  for (const x of b) {
+    if (!a.has(x)) return false;
+    n++;
+  }
+  return n === a.size;
+};
 
 /**
  * What the candidates' own neighbour lists say (a hub's list, seen from its side, would be cut at
  * `neighborsPerNode`): adjacency to a mentioned node, and which of the question's matches over
  * every type (`described`) each candidate is next to, weighed by coherence, for `neighbourText`.
- * The graph reads run at once; the coherence, which reads the pool's document scores, waits for
- * `scored` (the id-filtered searches that complete them, `completeScores`).
+ * The graph reads run at once (or were started by `readNeighbours`: taken when they read what is
+ * needed here); the coherence, which reads the pool's document scores, waits for `scored` (the
+ * id-filtered searches that complete them, `completeScores`).
  */
 export async function candidateNeighbours(
   query: string,
@@ -19,23 +128,21 @@ export async function candidateNeighbours(
   context: RetrievalContext,
   options: FieldTraverserOptions,
   scored: Promise<void> = Promise.resolve(),
+  reads?: NeighbourReads,
 ): Promise<void> {
-  const named = expanded(plan, options);
-  const top = described?.[0]?.score ?? 0;
-  const share = new Map(top > 0 ? described!.map((hit) => [hit.id, hit.score / top]) : []);
-  const needAdjacency = new Set(named.size > 0 ? pool.ids.filter((id) => !pool.adjacency.has(id)) : []);
-  const seeds = share.size > 0 ? pool.ids : [...needAdjacency];
+  const { named, share, needAdjacency, seeds, nodeTypes } = neighbourReading(
+    plan,
+    described,
+    pool.ids,
+    (id) => pool.adjacency.has(id),
+    options,
+  );
   if (seeds.length === 0) return await scored;
-  const neighbours = await context.graph.doNeighbors({
-    seeds,
-    direction: 'both',
-    // Without described matches only the named nodes' types matter; a cap keeps a hub candidate cheap.
-    ...(share.size === 0
-      ? { nodeTypes: [...new Set([...named.values()].flatMap((list) => list.map((o) => o.type)))] }
-      : {}),
-    limitPerSeed: 2000,
-    ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
-  });
+  // Read early for the same seeds: the lists in the seeds' order, as one read of them gives them.
+  const early = reads && sameSet(reads.seeds, seeds) ? await reads.bySeed : undefined;
+  const neighbours = early
+    ? seeds.flatMap((seed) => early.get(seed) ?? [])
+    : await readNeighbourLists(seeds, nodeTypes, context);
   const nextTo = new Map<string, Map<string, number>>();
   for (const n of neighbours) {
     const s = share.get(n.node);
@@ -60,7 +167,13 @@ export async function candidateNeighbours(
     }
   }
   // The described neighbours' documents are read while the document scores are completed.
-  const documents = nextTo.size > 0 ? neighbourDocuments(query, nextTo, context) : undefined;
+  const wanted = describedIds(neighbours, share, textual);
+  const documents =
+    wanted.size === 0
+      ? undefined
+      : (reads?.documents ?? Promise.resolve(undefined)).then((read) =>
+          read && sameSet(read.ids, wanted) ? read.read : neighbourDocuments(query, [...wanted], context),
+        );
   documents?.catch(() => {});
   await scored;
   if (nextTo.size > 0) {
@@ -97,13 +210,12 @@ interface NeighbourDocuments {
 /** Reads and analyses the documents `neighbourText` compares; undefined without term statistics. */
 async function neighbourDocuments(
   query: string,
-  described: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  ids: readonly string[],
   context: RetrievalContext,
 ): Promise<NeighbourDocuments | undefined> {
   const text = context.text;
   const analyse = text.specificationVersion === 'v2' ? text.doTermStatistics : undefined;
   if (!analyse) return undefined;
-  const ids = [...new Set([...described.keys(), ...[...described.values()].flatMap((m) => [...m.keys()])])];
   const nodes = await context.graph.doGetNodes(
     ids,
     context.abortSignal ? { abortSignal: context.abortSignal } : {},

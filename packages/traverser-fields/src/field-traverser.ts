@@ -3,7 +3,7 @@ import type { Candidate, PrepareOptions, TraverserV1, TraverseOptions } from '@w
 import { addStructural, anchorNeighbours, structuralIds } from './anchor-adjacency.ts';
 import { assembleCandidates } from './assemble-candidates.ts';
 import { add, emptyPool, join } from './candidate-pool.ts';
-import { candidateNeighbours } from './candidate-neighbours.ts';
+import { candidateNeighbours, readNeighbours } from './candidate-neighbours.ts';
 import { completeScores, type GlobalSearches, globalSearches, scoreIds } from './field-searches.ts';
 import type { FieldTraverserOptions } from './options.ts';
 
@@ -85,6 +85,25 @@ export class FieldTraverser implements TraverserV1 {
     };
     known.document.catch(() => {});
     known.combined?.catch(() => {});
+    // With every candidate known, their neighbours and the described documents are read now too.
+    const adjacent = new Set(neighbours);
+    const reads = joining
+      ? readNeighbours(
+          query,
+          plan,
+          described,
+          {
+            ids: [...new Set(candidates)],
+            adjacent: (id) => adjacent.has(id),
+            textual: new Set([
+              ...textual,
+              ...candidates.filter((id) => !pool.dense.has(id) || adjacent.has(id)),
+            ]),
+          },
+          context,
+          this.options,
+        )
+      : undefined;
     await addStructural(query, structural, pool, context, this.options, known.document);
     for (const id of endpoints) join(pool, id);
     for (const id of pool.ids) if (!pool.dense.has(id) || pool.adjacency.has(id)) textual.add(id);
@@ -96,7 +115,17 @@ export class FieldTraverser implements TraverserV1 {
     const matched = new Set(document.slice(0, k).map((hit) => hit.id));
     await Promise.all([
       scored,
-      candidateNeighbours(query, plan, described, { matched, textual }, pool, context, this.options, scored),
+      candidateNeighbours(
+        query,
+        plan,
+        described,
+        { matched, textual },
+        pool,
+        context,
+        this.options,
+        scored,
+        reads,
+      ),
     ]);
     if (dense) {
       const floor = dense.at(-1)?.score ?? 0;
