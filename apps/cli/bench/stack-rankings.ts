@@ -8,9 +8,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { synthesizeQueries } from '@weft/eval';
 import { createStack } from '@weft/stacks';
 import { openStore } from '@weft/store';
+import { benchQueries, percentile } from './bench-queries.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -42,17 +42,11 @@ if (values.compare) {
   process.exit(differ.length > 0 ? 1 : 0);
 }
 
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const n = Number(values.n);
 const store = await openStore(values.db!);
 try {
   const retriever = await createStack(values.stack!, store);
-  const { hybrid, text } = await synthesizeQueries(store.context, {
-    hybrid: Math.ceil((2 * n) / 3),
-    text: Math.floor(n / 3),
-    seed: 2,
-  });
+  const { hybrid, text } = await benchQueries(store.context, n);
   const queries = [...hybrid, ...text].map((q) => q.query);
   for (const query of queries.slice(-5)) await retriever.doRetrieve({ query, limit: 100 });
   const stageTimes = new Map<string, number[]>();
