@@ -4,6 +4,7 @@
 // a gold answer is among the first reading's endpoints, and Hit@1 of ranking the first reading's
 // endpoints by text (the plan executed as a filter).
 import { readQuerySet } from '@weft/eval';
+import { relationLabel } from '@weft/kit';
 import { goldAnnotations } from '@weft/oracle';
 import { LexicalPlanner } from '@weft/planner-lexical';
 import { searchQueryGraphs } from '@weft/query-graph';
@@ -50,7 +51,7 @@ for (const q of queries) {
     );
     for (const r of reading.graphs.slice(0, 3))
       console.log(
-        `  ${isGold(r) ? '*' : ' '} ${r.node} ${r.edgeType}|${r.direction} → ${r.answerType} reach ${r.reach} conf ${r.confidence.toFixed(2)} link ${r.evidence.link.toFixed(2)} fit ${r.evidence.fit.toFixed(2)} words ${r.evidence.relationWords} first ${r.endpoints[0]?.id}${answers.has(r.endpoints[0]?.id ?? '') ? ' ✓' : ''}`,
+        `  ${isGold(r) ? '*' : ' '} ${r.node} ${relationLabel(r.edgeType, r.direction, 'key')} → ${r.answerType} reach ${r.reach} conf ${r.confidence.toFixed(2)} link ${r.evidence.link.toFixed(2)} fit ${r.evidence.fit.toFixed(2)} words ${r.evidence.relationWords} first ${r.endpoints[0]?.id}${answers.has(r.endpoints[0]?.id ?? '') ? ' ✓' : ''}`,
       );
   }
 }

@@ -1,3 +1,4 @@
+import { relationLabel } from '@weft/kit';
 import type { Candidate, GraphStoreV1, RetrievalResult, Trajectory } from '@weft/spec';
 
 /** One node of the evidence, as the answer may cite it. */
@@ -67,7 +68,7 @@ function pathLine(trajectory: Trajectory, names: ReadonlyMap<string, string>): s
   let line = label(trajectory.hops[0]!.node);
   for (const hop of trajectory.hops.slice(1)) {
     const relation = hop.edgeType ?? 'related to';
-    line += hop.direction === 'in' ? ` ←${relation}— ` : ` —${relation}→ `;
+    line += ` ${relationLabel(relation, hop.direction ?? 'out')} `;
     line += label(hop.node);
   }
   return line;
@@ -164,7 +165,7 @@ export async function gatherEvidence(
   }
   const subgraph: string[] = [];
   for (const edge of tree) {
-    const line = `[${edge.from}] ${names.get(edge.from) ?? edge.from} —${edge.edgeType}→ [${edge.to}] ${names.get(edge.to) ?? edge.to}`;
+    const line = `[${edge.from}] ${names.get(edge.from) ?? edge.from} ${relationLabel(edge.edgeType, 'out')} [${edge.to}] ${names.get(edge.to) ?? edge.to}`;
     if (fits(line)) subgraph.push(line);
   }
   const text = [

@@ -11,7 +11,6 @@ export { LlmMeter, type LlmUsage } from './llm/llm-meter.ts';
 export { meterEmbeddingModel } from './llm/meter-embedding-model.ts';
 export { activeMeters, withMeters } from './llm/meter-scope.ts';
 export {
-  callFailure,
   type MeteringMiddlewareOptions,
   meteringMiddleware,
   meterLanguageModel,

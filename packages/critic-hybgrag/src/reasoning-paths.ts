@@ -1,3 +1,4 @@
+import { relationLabel } from '@weft/kit';
 import { truncateToTokens, untrustedText } from '@weft/llm';
 import type { Candidate, RetrievalContext } from '@weft/spec';
 
@@ -31,7 +32,7 @@ export async function reasoningPaths(
           .map((hop, h) =>
             h === 0
               ? name(hop.node)
-              : `${hop.direction === 'in' ? '←' : '—'}${hop.edgeType}${hop.direction === 'in' ? '—' : '→'} ${name(hop.node)}`,
+              : `${relationLabel(hop.edgeType ?? 'related to', hop.direction ?? 'out')} ${name(hop.node)}`,
           )
           .join(' ')
       : 'text search';

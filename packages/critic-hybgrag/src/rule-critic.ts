@@ -1,4 +1,4 @@
-import { narrowingTypes, searchText } from '@weft/kit';
+import { narrowingTypes, relationLabel, searchText } from '@weft/kit';
 import {
   type BankAction,
   describeAction,
@@ -261,6 +261,6 @@ export class RuleCritic implements CriticV1 {
 
 function relations(entity: BankAction['entities'][number]): string {
   return entity.paths
-    .map((steps) => steps.map((s) => `${s.edgeType} (${s.direction})`).join(' then '))
+    .map((steps) => steps.map((s) => relationLabel(s.edgeType, s.direction, 'plain')).join(' then '))
     .join(', ');
 }

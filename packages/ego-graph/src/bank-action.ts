@@ -1,4 +1,5 @@
-import type { Anchor, EdgeDirection, Plan, PlanPath } from '@weft/spec';
+import { type Relation, relationLabel } from '@weft/kit';
+import type { Anchor, Plan, PlanPath } from '@weft/spec';
 
 /**
  * HybGRAG's retriever modules: `text` searches the documents of the target types; `hybrid` takes the
@@ -7,12 +8,11 @@ import type { Anchor, EdgeDirection, Plan, PlanPath } from '@weft/spec';
  */
 export type BankModule = 'text' | 'hybrid' | 'graph';
 
-/** One step of a relation path from a topic entity, e.g. `learns` followed `out`. */
-export interface RelationStep {
-  readonly edgeType: string;
-  /** Seen from the previous node of the path (the entity, on the first step). */
-  readonly direction: EdgeDirection;
-}
+/**
+ * One step of a relation path from a topic entity, e.g. `learns` followed `out` (its direction seen
+ * from the previous node of the path: the entity, on the first step).
+ */
+export type RelationStep = Relation;
 
 /** A topic entity of an action: one linked node and the relation paths that make its ego-graph. */
 export interface TopicEntity {
@@ -158,8 +158,7 @@ export function writeBankAction(base: Plan, choice: ActionChoice): Plan {
   };
 }
 
-const arrow = (step: RelationStep) =>
-  step.direction === 'out' ? `—${step.edgeType}→` : `←${step.edgeType}—`;
+const arrow = (step: RelationStep) => relationLabel(step.edgeType, step.direction);
 
 /**
  * One line for traces and prompts, e.g. `hybrid: Charizard [pokemon:charizard] —learns→ ∩ Fire

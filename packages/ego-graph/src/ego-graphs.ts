@@ -1,3 +1,4 @@
+import { relationLabel } from '@weft/kit';
 import type { EdgeDirection, RetrievalContext } from '@weft/spec';
 import type { RelationStep, TopicEntity } from './bank-action.ts';
 
@@ -55,7 +56,7 @@ export async function egoGraphs(
     for (const walk of walks) {
       const step = walk.path[depth];
       if (!step || walk.frontier.size === 0) continue;
-      const key = `${step.edgeType}|${step.direction}`;
+      const key = relationLabel(step.edgeType, step.direction, 'key');
       (groups.get(key) ?? groups.set(key, []).get(key)!).push(walk);
     }
     const next: Walk[] = [];

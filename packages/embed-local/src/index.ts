@@ -13,7 +13,7 @@ export {
   LocalEmbeddingModel,
 } from './local-embedding-model.ts';
 export { openLocalEmbeddingModel } from './query-embedding-model.ts';
-export { type TextFeatureOptions, textFeatures } from './text-features.ts';
+export type { TextFeatureOptions } from './text-features.ts';
 export {
   type SparseVector,
   type TfidfOptions,

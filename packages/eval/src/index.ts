@@ -1,14 +1,9 @@
 export {
   anchorLinking,
-  defaultLinkingMinConfidence,
   goldAnchorsOf,
   type GoldPath,
-  goldPathAmongReadings,
-  goldPathsOf,
   type LinkingSummary,
-  linkingTopK,
   type QueryLinking,
-  summarizeLinking,
 } from './anchor-linking.ts';
 export { compareStacks, type StackComparison } from './compare-stacks.ts';
 export {
@@ -18,7 +13,6 @@ export {
   type QueryRecord,
   type RankedNode,
   type StackEvaluation,
-  summarizeTrace,
   type TraceSummary,
 } from './evaluate-stacks.ts';
 export {
@@ -27,25 +21,11 @@ export {
   evaluationSummary,
   type LinkingFigures,
 } from './evaluation-report.ts';
-export {
-  oracleAnchors,
-  type PlanTransform,
-  questionIn,
-  replaceAnchors,
-  transformPlanner,
-  withPlanTransform,
-} from './oracle-anchors.ts';
+export { oracleAnchors, type PlanTransform, replaceAnchors, withPlanTransform } from './oracle-anchors.ts';
 export { type GoldPlanInput, oraclePlans } from './oracle-plans.ts';
-export { formatPercent, roundPercent } from './format-percent.ts';
+export { formatPercent } from './format-percent.ts';
 export { type PairedBootstrapOptions, type PairedDifference, pairedBootstrap } from './paired-bootstrap.ts';
-export {
-  distinctRanking,
-  meanMetricsPercent,
-  metricNames,
-  type QueryMetrics,
-  rankingMetrics,
-  targetRanking,
-} from './ranking-metrics.ts';
+export { meanMetricsPercent, metricNames, type QueryMetrics, rankingMetrics } from './ranking-metrics.ts';
 export { listQuerySets, readQuerySet } from './read-query-set.ts';
 export {
   type SynthesizedQueries,

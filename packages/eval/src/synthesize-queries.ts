@@ -1,4 +1,4 @@
-import { searchText, stableHash, WeftError, withArticle } from '@weft/kit';
+import { edgeTypeWords, searchText, stableHash, WeftError, withArticle } from '@weft/kit';
 import type { EdgeDirection, GraphNeighbor, RetrievalContext, SkbNode, SkbQuery, SkbSplit } from '@weft/spec';
 
 export interface SynthesizeQueriesOptions {
@@ -70,11 +70,6 @@ export function typeWord(type: string): string {
   return last.replace(/[_\-:/]+/g, ' ').trim();
 }
 
-/** `part_meronym` → `part meronym`. */
-function edgeWords(edgeType: string): string {
-  return edgeType.replace(/[_\-.:/]+/g, ' ').trim();
-}
-
 function splitOf(id: string, seed: number, valShare: number, testShare: number): SkbSplit {
   const u = (stableHash(id, seed ^ 0x5bd1e995) % 10_000) / 10_000;
   if (u < testShare) return 'test';
@@ -120,8 +115,8 @@ function relationPhrase(
 ): string {
   // fromAnchor 'out': anchor -edge-> answer; 'in': answer -edge-> anchor.
   return fromAnchor === 'out'
-    ? `${typeWord(type)} that ${anchorName} ${edgeWords(edgeType)}`
-    : `${typeWord(type)} that ${edgeWords(edgeType)} ${anchorName}`;
+    ? `${typeWord(type)} that ${anchorName} ${edgeTypeWords(edgeType)}`
+    : `${typeWord(type)} that ${edgeTypeWords(edgeType)} ${anchorName}`;
 }
 
 const opposite = (d: EdgeDirection): EdgeDirection => (d === 'in' ? 'out' : 'in');

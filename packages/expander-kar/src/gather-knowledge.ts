@@ -1,4 +1,4 @@
-import { narrowingTypes, searchText } from '@weft/kit';
+import { edgeTypeWords, narrowingTypes, searchText } from '@weft/kit';
 import { contentWords, groundQuestion } from '@weft/grounding';
 import type { EdgeDirection, ExpansionTriple, PlannerV1, RetrievalContext } from '@weft/spec';
 
@@ -243,5 +243,5 @@ export async function gatherKnowledge(
 
 /** An edge type as words: `has_hidden_ability` → `has hidden ability`. */
 export function relationPhrase(edgeType: string): string {
-  return edgeType.replace(/[_\-.:/]+/g, ' ').trim() || edgeType;
+  return edgeTypeWords(edgeType) || edgeType;
 }

@@ -5,8 +5,7 @@ export {
   type KarEntity,
   type KarKnowledge,
   type KarNeighbour,
-  relationPhrase,
 } from './gather-knowledge.ts';
 export { KarExpander, type KarExpanderOptions } from './kar-expander.ts';
-export { type KarExpansions, karPrompt } from './kar-prompt.ts';
+export type { KarExpansions } from './kar-prompt.ts';
 export { LlmKarExpander, type LlmKarExpanderOptions } from './llm-kar-expander.ts';

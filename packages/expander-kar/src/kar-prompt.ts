@@ -1,3 +1,4 @@
+import { relationLabel } from '@weft/kit';
 import { estimateTokens, truncateToTokens, untrustedText, untrustedTextNotice } from '@weft/llm';
 import { z } from 'zod';
 import type { KarKnowledge } from './gather-knowledge.ts';
@@ -44,7 +45,7 @@ export function documentTriples(
   knowledge.neighbours.forEach((n, i) => {
     const triple = knowledge.triples[i]!;
     const [head, tail] = n.direction === 'out' ? [n.from, n.id] : [n.id, n.from];
-    const line = `- ${show(head, triple.subject)} —${triple.relation}→ ${show(tail, triple.object)}`;
+    const line = `- ${show(head, triple.subject)} ${relationLabel(triple.relation, 'out')} ${show(tail, triple.object)}`;
     const cost = estimateTokens(line);
     if (used + cost > options.maxTokens) return;
     lines.push(line);

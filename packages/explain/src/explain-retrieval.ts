@@ -9,6 +9,7 @@ import type {
   Trajectory,
   TrajectoryHop,
 } from '@weft/spec';
+import { relationLabel } from '@weft/kit';
 
 /** Node names and types for display, fetched once for every id a rendering mentions. */
 export type NodeLabels = ReadonlyMap<string, Pick<SkbNode, 'name' | 'type'>>;
@@ -51,7 +52,7 @@ export function renderHop(
   landing: string,
 ): string {
   if (!edgeType) return ` → ${landing}`;
-  return direction === 'in' ? ` ←${edgeType}— ${landing}` : ` —${edgeType}→ ${landing}`;
+  return ` ${relationLabel(edgeType, direction ?? 'out')} ${landing}`;
 }
 
 /** A type list as people read it: `a|b|c`, cut after six (schemas like WordNet's have 45 types). */
@@ -117,7 +118,9 @@ export function renderPlan(plan: Plan, labels: NodeLabels): string[] {
       );
     }
     for (const triplet of plan.triplets)
-      lines.push(`    ${term(triplet.subject)} —${triplet.edgeType}→ ${term(triplet.object)}`);
+      lines.push(
+        `    ${term(triplet.subject)} ${relationLabel(triplet.edgeType, 'out')} ${term(triplet.object)}`,
+      );
   }
   if (plan.cypher) lines.push(`  cypher: ${plan.cypher.replace(/\s+/g, ' ').slice(0, 300)}`);
   if (plan.raw && plan.raw.trim() !== plan.cypher)

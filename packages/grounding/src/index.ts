@@ -5,11 +5,9 @@ export {
   type Grounding,
   type GroundQuestionOptions,
   groundQuestion,
-  questionPhrases,
 } from './ground-question.ts';
 export { type GroundMentionOptions, groundMention } from './ground-mention.ts';
 export { describedAnchors, groundingAnchors, mentionFor } from './grounding-anchors.ts';
 export { type GroundingFeature, groundingFeatures, groundingWeights } from './grounding-weights.ts';
-export { type NounPhrase, nounPhrases } from './noun-phrases.ts';
 export { type NamedRelation, namedRelations } from './relation-prior.ts';
-export { contentWords, isFunctionWord, type QuerySpan, querySpans, singularForms } from './query-spans.ts';
+export { contentWords, type QuerySpan, querySpans, singularForms } from './query-spans.ts';

@@ -35,6 +35,13 @@ export {
   withTextField,
 } from './search/search.ts';
 export { countNoun, indefiniteArticle, withArticle } from './text/grammar.ts';
+export {
+  edgeTypeWords,
+  parseRelationLabel,
+  type Relation,
+  type RelationLabelStyle,
+  relationLabel,
+} from './text/relation-label.ts';
 export { trigramCount, trigramSimilarity, trigrams } from './text/trigram-similarity.ts';
 export { type ConfirmationScores, structureConfirmation } from './plan/structure-confirmation.ts';
 export { type AnchorSeedsOptions, anchorSeeds } from './plan/anchor-seeds.ts';

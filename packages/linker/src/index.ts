@@ -1,2 +1,2 @@
 export { type LinkMentionsOptions, linkMentions, type Mention, mentionAnchors } from './link-mentions.ts';
-export { contentWords, type QuerySpan, querySpans, singularForms } from '@weft/grounding';
+export { contentWords, type QuerySpan } from '@weft/grounding';

@@ -11,19 +11,12 @@ export {
   withMeters,
 } from '@weft/core';
 export { type CallStructuredOptions, callStructured, type StructuredResult } from './call-structured.ts';
-export {
-  type CallTextOptions,
-  callText,
-  defaultCallTimeoutMs,
-  looksLikeRefusal,
-  type TextCallResult,
-} from './call-text.ts';
-export { type CassetteEntry, type RecordedError, type RecordedResponse, readCassette } from './cassette.ts';
+export { type CallTextOptions, callText, looksLikeRefusal, type TextCallResult } from './call-text.ts';
 export type { CassetteRequest } from './cassette-key.ts';
 export { describeSchema } from './describe-schema.ts';
-export { type ExtractedJson, extractJson, fencedBlock } from './extract-json.ts';
+export { fencedBlock } from './extract-json.ts';
 export { defaultUnsureThreshold, isLlmWhen, type LlmWhen, llmWhenValues } from './llm-when.ts';
-export { type ModelFailure, type ModelFailureReason, modelFailureOf } from './model-failure.ts';
+export type { ModelFailure, ModelFailureReason } from './model-failure.ts';
 export {
   type CreateLanguageModelOptions,
   createLanguageModel,
@@ -38,18 +31,9 @@ export {
   recordReplayMiddleware,
   replayLanguageModel,
 } from './record-replay-middleware.ts';
-export { type GroundedName, normalizeTypeName, type SchemaNames, schemaNames } from './schema-names.ts';
+export { type GroundedName, type SchemaNames, schemaNames } from './schema-names.ts';
 export { type PathPlanOutput, pathPlanOutputSchema } from './schemas/path-plan-output-schema.ts';
-export {
-  anchorSchema,
-  planHopSchema,
-  planPathSchema,
-  planSchema,
-  planTermSchema,
-  planTripletSchema,
-  planVariableSchema,
-  typeScoreSchema,
-} from './schemas/plan-schema.ts';
+export { planPathSchema, planSchema, planTripletSchema } from './schemas/plan-schema.ts';
 export { type Triplet, tripletSchema } from './schemas/triplet-schema.ts';
 export {
   criticVerdictSchema,

@@ -1,3 +1,4 @@
+import type { Relation } from '@weft/kit';
 import type { EdgeDirection, GraphStoreV1, SkbQuery, SkbSchema } from '@weft/spec';
 import { type RelationalPartData, relationPaths } from './relational-part.ts';
 
@@ -279,7 +280,7 @@ export interface GoldPlan {
   /** Paths with every direction resolved (`both` checked on the graph); `anchor` indexes `anchors`. */
   readonly paths: readonly {
     readonly anchor: number;
-    readonly hops: readonly { edgeType: string; direction: EdgeDirection }[];
+    readonly hops: readonly Relation[];
   }[];
   /** Types of the answers, most frequent first (the annotation's answer type first when given). */
   readonly targetTypes: readonly string[];
@@ -386,7 +387,7 @@ async function resolveDirections(
   graph: GraphStoreV1,
   path: GoldPath,
   answers: ReadonlySet<string>,
-): Promise<{ edgeType: string; direction: EdgeDirection }[]> {
+): Promise<Relation[]> {
   const open = path.hops.flatMap((hop, i) => (hop.direction === 'both' ? [i] : []));
   const fixed = (choice: number) =>
     path.hops.map((hop, i) => ({

@@ -5,7 +5,6 @@ export {
   type GoldNode,
   type GoldPath,
   type GoldPlan,
-  parseRelationalPart,
   requirementWords,
   resolveGoldPlans,
 } from './gold-plans.ts';
@@ -28,4 +27,3 @@ export {
   type OracleTask,
   oracleLanguageModel,
 } from './oracle-model.ts';
-export { answerNames } from './stage-answers.ts';

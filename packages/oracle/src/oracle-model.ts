@@ -129,6 +129,7 @@ export function cypherAnswer(plan: GoldPlan): string {
     used.add(path.anchor);
     for (const [h, hop] of path.hops.entries()) {
       const next = h === path.hops.length - 1 ? (patterns.length === 0 ? answer : '(x)') : `(v${p}_${h})`;
+      // Cypher's own syntax, not a label for people (`relationLabel` of @weft/kit): `-[:e]->` / `<-[:e]-`.
       const edge = `[:${cypherName(hop.edgeType)}]`;
       pattern += hop.direction === 'out' ? `-${edge}->${next}` : `<-${edge}-${next}`;
     }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { WeftError } from '@weft/kit';
+import { type Relation, WeftError } from '@weft/kit';
 import type { EdgeDirection } from '@weft/spec';
 
 /** A constraint of a relational part: the answer reaches `anchor` by following `path` (steps in order, from the answer). */
@@ -25,7 +25,7 @@ export interface RelationalPartData {
 export interface RelationPath {
   readonly anchor: string;
   /** `out`: from the edge's source to its destination; `in`: from its destination back to its source. */
-  readonly hops: readonly { readonly edgeType: string; readonly direction: EdgeDirection }[];
+  readonly hops: readonly Relation[];
 }
 
 /**

@@ -12,7 +12,7 @@ export {
   LlmHybgragRouter,
   type LlmHybgragRouterOptions,
 } from './llm-hybgrag-planner.ts';
-export { offlineRoute, type OfflineRouteOptions } from './offline-route.ts';
+export type { OfflineRouteOptions } from './offline-route.ts';
 export { type RefineOptions, refineRoute } from './refine-route.ts';
 export {
   type ExampleCandidate,

@@ -1,4 +1,5 @@
 import type { BankModule, RelationStep } from '@weft/ego-graph';
+import { relationLabel } from '@weft/kit';
 import type { CriticFeedback, CriticFeedbackKind, Plan } from '@weft/spec';
 
 /** A topic entity as the router chose it: an anchor, one of its candidates, relation paths. */
@@ -94,7 +95,7 @@ export function choiceKey(choice: RouteChoice): string {
     .map(
       (e) =>
         `${e.anchor}.${e.candidate}:${e.paths
-          .map((steps) => steps.map((s) => `${s.edgeType}|${s.direction}`).join('/'))
+          .map((steps) => steps.map((s) => relationLabel(s.edgeType, s.direction, 'key')).join('/'))
           .sort()
           .join(',')}`,
     )

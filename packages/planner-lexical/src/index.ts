@@ -6,7 +6,6 @@ export {
   noRelation,
   relationLabel,
 } from './lexical-planner.ts';
-export { mentionFeatures, mentionRow } from './mention-model.ts';
 export {
   type PlannerExample,
   type TrainLexicalPlannerOptions,

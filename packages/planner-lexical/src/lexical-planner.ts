@@ -5,6 +5,8 @@ import {
   linearScore,
   type NaiveBayesModel,
   naiveBayesProbabilities,
+  parseRelationLabel,
+  relationLabel as writeRelation,
   sigmoid,
 } from '@weft/kit';
 import { answerType, describedAnchors, groundQuestion, namedRelations } from '@weft/grounding';
@@ -21,9 +23,12 @@ export const lexicalPlannerArtifact = defineArtifact<LexicalPlannerModel>({
 /** The relation label of "no relation": the answers were not next to any linked mention. */
 export const noRelation = 'none';
 
-/** `hypernym|in`: an edge type and the direction it is followed from the mention towards the answer. */
+/**
+ * `hypernym|in`: an edge type and the direction it is followed from the mention towards the answer,
+ * the class label the model predicts (`relationLabel(…, 'key')` of `@weft/kit`).
+ */
 export function relationLabel(edgeType: string, direction: 'in' | 'out'): string {
-  return `${edgeType}|${direction}`;
+  return writeRelation(edgeType, direction, 'key');
 }
 
 export interface LexicalPlannerModel {
@@ -172,10 +177,9 @@ export class LexicalPlanner implements PlannerV1 {
     mentions.forEach((mention, anchor) => {
       if (mention.specificity < minSpecificity) return;
       for (const [label, probability] of relations) {
-        const [edgeType, direction] = label.split('|') as [string, 'in' | 'out'];
         paths.push({
           anchor,
-          hops: [{ edgeType, direction }],
+          hops: [parseRelationLabel(label, 'key')],
           score: probability / best,
           confidence: probability,
         });

@@ -1,3 +1,4 @@
+import { relationLabel } from '@weft/kit';
 import { defaultUnsureThreshold } from '@weft/llm';
 import type { Plan } from '@weft/spec';
 import type { LlmPathPlannerModel, PathPlanExample } from './path-planner-artifact.ts';
@@ -60,7 +61,8 @@ export function fitUnsureThreshold(val: readonly ThresholdExample[]): {
 }
 
 /** A plan's shape, to keep examples of different kinds: the edge sequence of its best path. */
-const shape = (plan: Plan) => plan.paths[0]?.hops.map((h) => `${h.edgeType}:${h.direction}`).join('>') ?? '';
+const shape = (plan: Plan) =>
+  plan.paths[0]?.hops.map((h) => relationLabel(h.edgeType, h.direction, 'metapath')).join('>') ?? '';
 
 /**
  * Worked examples for the prompt: train queries the offline plan got right, one per plan shape

@@ -1,4 +1,4 @@
-import { pathConstraints } from '@weft/kit';
+import { pathConstraints, relationLabel } from '@weft/kit';
 import { groundMention, groundQuestion, mentionFor } from '@weft/grounding';
 import { type PathPlanOutput, schemaNames } from '@weft/llm';
 import type {
@@ -221,15 +221,15 @@ export async function groundPathPlan(
       limitPerSeed: 500,
       ...signal,
     });
-    const seen = new Set(neighbors.map((n) => `${n.seed}|${n.edgeType}|${n.direction}`));
+    const seen = new Set(neighbors.map((n) => `${n.seed}|${relationLabel(n.edgeType, n.direction, 'key')}`));
     for (const draft of firstHops) {
       const anchor = anchors[draft.anchor!]!;
       const seed = anchor.candidates[0]!.id;
       const hop = draft.hops[0]!;
       const other: EdgeDirection = hop.direction === 'out' ? 'in' : 'out';
       if (
-        !seen.has(`${seed}|${hop.edgeType}|${hop.direction}`) &&
-        seen.has(`${seed}|${hop.edgeType}|${other}`)
+        !seen.has(`${seed}|${relationLabel(hop.edgeType, hop.direction, 'key')}`) &&
+        seen.has(`${seed}|${relationLabel(hop.edgeType, other, 'key')}`)
       ) {
         draft.hops[0] = { ...hop, direction: other };
         notes.push(`"${anchor.mention}" has ${hop.edgeType} edges only the other way; followed "${other}"`);

@@ -1,7 +1,6 @@
 export {
   type FewShotCandidate,
   fitLlmPathPlanner,
-  fitUnsureThreshold,
   pickFewShotExamples,
   type ThresholdExample,
 } from './fit-llm-path-planner.ts';

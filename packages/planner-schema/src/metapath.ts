@@ -1,23 +1,19 @@
-import type { EdgeDirection, PlanHop, SkbSchema } from '@weft/spec';
+import { parseRelationLabel, type Relation, relationLabel } from '@weft/kit';
+import type { PlanHop, SkbSchema } from '@weft/spec';
 
 /** A typed path of edge types, written `hypernym:in/part_meronym:out`. */
 export type MetapathKey = string;
 
-export interface MetapathHop {
-  readonly edgeType: string;
-  readonly direction: EdgeDirection;
-}
+/** One step of a metapath: a relation (`Relation` of `@weft/kit`, the edge type and direction of a `PlanHop`). */
+export type MetapathHop = Relation;
 
 export function metapathKey(hops: readonly MetapathHop[]): MetapathKey {
-  return hops.map((h) => `${h.edgeType}:${h.direction}`).join('/');
+  return hops.map((h) => relationLabel(h.edgeType, h.direction, 'metapath')).join('/');
 }
 
 export function parseMetapath(key: MetapathKey): MetapathHop[] {
   if (key === '') return [];
-  return key.split('/').map((part) => {
-    const at = part.lastIndexOf(':');
-    return { edgeType: part.slice(0, at), direction: part.slice(at + 1) === 'in' ? 'in' : 'out' };
-  });
+  return key.split('/').map((part) => parseRelationLabel(part, 'metapath'));
 }
 
 /** Every one-hop metapath the schema allows: each edge type, followed either way. */

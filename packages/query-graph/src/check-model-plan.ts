@@ -1,3 +1,4 @@
+import { relationLabel } from '@weft/kit';
 import type { Anchor, EdgeDirection, Plan, RetrievalContext } from '@weft/spec';
 
 /** Whether a plan a language model wrote fits the graph, and if not, why. */
@@ -44,7 +45,9 @@ export async function checkModelPlan(plan: Plan, context: RetrievalContext): Pro
   if (relations.length === 0) return { trusted: true, problems: [] };
   const holds = await Promise.all(relations.map((r) => leaves(plan.anchors[r.anchor], r, context)));
   if (holds.some(Boolean)) return { trusted: true, problems: [] };
-  const named = relations.map((r) => `${plan.anchors[r.anchor]?.mention ?? '?'} —${r.edgeType}→`);
+  const named = relations.map(
+    (r) => `${plan.anchors[r.anchor]?.mention ?? '?'} ${relationLabel(r.edgeType, r.direction)}`,
+  );
   return { trusted: false, problems: [`no planned relation leaves its anchor (${named.join(', ')})`] };
 }
 

@@ -1,5 +1,4 @@
 export { checkModelPlan, type ModelPlanCheck } from './check-model-plan.ts';
-export { exclusions, matchesExclusion } from './exclusions.ts';
 export { QueryGraphReranker, QueryGraphTraverser } from './query-graph-execution.ts';
 export { executedReadings, QueryGraphPlanner, type QueryGraphPlannerOptions } from './query-graph-planner.ts';
 export {

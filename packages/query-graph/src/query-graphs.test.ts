@@ -291,8 +291,10 @@ describe("checking a model's plan against the graph", () => {
       ],
     });
     expect((await checkModelPlan(triplet(true), context())).trusted).toBe(true);
-    // Nothing has the organ as a part.
-    expect((await checkModelPlan(triplet(false), context())).trusted).toBe(false);
+    // Nothing has the organ as a part; the relation arrives at the anchor, and is named so.
+    const incoming = await checkModelPlan(triplet(false), context());
+    expect(incoming.trusted).toBe(false);
+    expect(incoming.problems[0]).toContain('(eye ←part_meronym—)');
   });
 
   it('replaces a plan it does not trust with the offline plan, read as one; keeps one it trusts', async () => {

@@ -1,17 +1,9 @@
-export {
-  featureRows,
-  type LinearFeature,
-  linearFeatures,
-  linearScoreKeys,
-  mentionGate,
-  nameQuery,
-} from './linear-features.ts';
+export { type LinearFeature, linearFeatures, nameQuery } from './linear-features.ts';
 export {
   LinearReranker,
   linearRerankerArtifact,
   type LinearRerankerModel,
   type LinearRerankerOptions,
-  untrainedLinearScore,
   untrainedWeights,
 } from './linear-reranker.ts';
 export {

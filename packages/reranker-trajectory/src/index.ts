@@ -4,7 +4,7 @@ export {
   type TrainTrajectoryRerankerResult,
   trainTrajectoryReranker,
 } from './train-trajectory-reranker.ts';
-export { featureRows, trajectoryFeatures } from './trajectory-features.ts';
+export { trajectoryFeatures } from './trajectory-features.ts';
 export {
   TrajectoryReranker,
   type TrajectoryRerankerModel,

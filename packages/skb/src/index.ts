@@ -1,9 +1,8 @@
-export { type BundleFiles, locateBundleFiles } from './bundle-files.ts';
+export type { BundleFiles } from './bundle-files.ts';
 export { type BundleContents, BundleWriter, type BundleWriterOptions, writeBundle } from './bundle-writer.ts';
 export {
   type ChangeSetReport,
   type ChangeSetTarget,
-  parseDeletion,
   type ReadChangeSetOptions,
   readChangeSet,
 } from './read-change-set.ts';

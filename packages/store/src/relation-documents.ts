@@ -1,3 +1,4 @@
+import { edgeTypeWords } from '@weft/kit';
 import type { SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
 
 export interface RelationDocumentOptions {
@@ -15,14 +16,12 @@ export interface RelationDocumentOptions {
   readonly snippetWords?: number;
 }
 
-/** Edge type names as words: `part_meronym` → `part meronym`, `depends-on` → `depends on`. */
-export function edgeTypeWords(edgeType: string): string {
-  return edgeType.replace(/[_\-.:/]+/g, ' ').trim();
-}
+/** Edge type names as words: `part_meronym` → `part meronym`, `depends-on` → `depends on` (`@weft/kit`'s). */
+export { edgeTypeWords };
 
 /**
- * @deprecated use `edgeTypeWords`: `relationLabel` of `@weft/planner-lexical` is another thing (the
- * class label `hypernym|in` its model predicts).
+ * @deprecated use `edgeTypeWords`: `relationLabel` of `@weft/kit` is another thing (a relation with
+ * its direction, e.g. `←made_by—` or the lexical planner's class label `hypernym|in`).
  */
 export const relationLabel = edgeTypeWords;
 

@@ -1,4 +1,4 @@
-import { anchorSeeds, planEndpoints } from '@weft/kit';
+import { anchorSeeds, planEndpoints, relationLabel } from '@weft/kit';
 import type { Candidate, Plan, Trajectory } from '@weft/spec';
 import type { Pool } from './candidate-pool.ts';
 import type { FieldTraverserOptions } from './options.ts';
@@ -22,7 +22,7 @@ export function assembleCandidates(
     const hop = path.hops[0];
     // A query-graph reading (one sense's path) speaks through `queryGraph`, not through adjacency.
     if (path.anchor === undefined || !hop || path.hops.length !== 1 || path.node !== undefined) continue;
-    const key = `${path.anchor}|${hop.edgeType}|${hop.direction}`;
+    const key = `${path.anchor}|${relationLabel(hop.edgeType, hop.direction, 'key')}`;
     pathConfidence.set(key, Math.max(pathConfidence.get(key) ?? 0, path.confidence ?? path.score));
   }
   const gate = Math.max(0, ...plan.anchors.map((a) => a.confidence));
@@ -40,7 +40,9 @@ export function assembleCandidates(
     const relationMatch = Math.max(
       0,
       ...adjacency.map(
-        (a) => a.weight * (pathConfidence.get(`${a.anchor}|${a.edgeType}|${a.direction}`) ?? 0),
+        (a) =>
+          a.weight *
+          (pathConfidence.get(`${a.anchor}|${relationLabel(a.edgeType, a.direction, 'key')}`) ?? 0),
       ),
     );
     const type = pool.types.get(id);

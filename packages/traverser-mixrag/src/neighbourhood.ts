@@ -1,3 +1,4 @@
+import { edgeTypeWords } from '@weft/kit';
 import type { EdgeDirection, RetrievalContext } from '@weft/spec';
 
 /** One edge of the neighbourhood as stored: `head -[edgeType]-> tail`. */
@@ -28,7 +29,7 @@ export function storedTriple(seed: string, node: string, edgeType: string, direc
 
 /** "<head> <relation> <tail>", the relation's underscores read as spaces (MixRAG's verbalisation). */
 export function verbaliseTriple(triple: Triple, names: ReadonlyMap<string, string>): string {
-  return `${names.get(triple.head) ?? triple.head} ${triple.edgeType.replace(/[_\-.:/]+/g, ' ')} ${names.get(triple.tail) ?? triple.tail}`;
+  return `${names.get(triple.head) ?? triple.head} ${edgeTypeWords(triple.edgeType)} ${names.get(triple.tail) ?? triple.tail}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { prizeCollectingSteinerTree } from '@weft/pcst';
-import type { EdgeDirection } from '@weft/spec';
+import type { Relation } from '@weft/kit';
 import type { Neighbourhood, Triple } from './neighbourhood.ts';
 
 export interface SubgraphExpertOptions {
@@ -12,12 +12,10 @@ export interface SubgraphExpertOptions {
 }
 
 /** One edge of the tree seen from a node: the way to walk it in a trajectory. */
-export interface TreeStep {
+export interface TreeStep extends Relation {
+  /** The direction is seen from here. */
   readonly from: string;
   readonly to: string;
-  readonly edgeType: string;
-  /** Seen from `from`. */
-  readonly direction: EdgeDirection;
 }
 
 export interface SubgraphExpertResult {

@@ -1,3 +1,4 @@
+import type { Relation } from '@weft/kit';
 import type { EdgeDirection } from '@weft/spec';
 
 /** One neighbour of a node as a walk sees it: where the edge leads, its type, and which way it runs. */
@@ -34,11 +35,9 @@ export interface PushPageRankOptions {
 }
 
 /** The edge over which a node received the largest share of walk mass: its strongest incoming step. */
-export interface WalkStep {
+export interface WalkStep extends Relation {
+  /** The direction is seen from here. */
   readonly from: string;
-  readonly edgeType: string;
-  /** Seen from `from`. */
-  readonly direction: EdgeDirection;
   readonly mass: number;
 }
 

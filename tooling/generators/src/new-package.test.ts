@@ -26,6 +26,7 @@ async function scratchCheckout(): Promise<string> {
   await mkdir(path.join(dir, 'examples'));
   await mkdir(path.join(dir, 'tooling'));
   await cp(path.join(repository, 'examples', 'package.json'), path.join(dir, 'examples', 'package.json'));
+  await cp(path.join(repository, 'LICENSE'), path.join(dir, 'LICENSE'));
   for (const file of ['package.json', 'tsconfig.json', 'src'])
     await cp(path.join(repository, 'packages', 'stacks', file), path.join(dir, 'packages', 'stacks', file), {
       recursive: true,
@@ -95,6 +96,7 @@ describe('./dev new traverser demo --stack demo', () => {
       'packages/traverser-demo/tsconfig.build.json',
       'packages/traverser-demo/vitest.config.ts',
       'packages/traverser-demo/README.md',
+      'packages/traverser-demo/LICENSE',
       'packages/traverser-demo/src/index.ts',
       'packages/traverser-demo/src/demo-traverser.ts',
       'packages/traverser-demo/src/demo-traverser.test.ts',

@@ -98,6 +98,9 @@ export async function newPackage(options: NewPackageOptions): Promise<NewPackage
     }
   }
 
+  // Read before anything is written: a checkout without it is refused whole.
+  const license = await readFile(at('LICENSE'), 'utf8');
+
   const created: string[] = [];
   const edited: string[] = [];
   const create = async (file: string, text: string) => {
@@ -117,6 +120,8 @@ export async function newPackage(options: NewPackageOptions): Promise<NewPackage
   await create(path.join(packageDir, 'tsconfig.build.json'), tsconfigBuildJson);
   await create(path.join(packageDir, 'vitest.config.ts'), vitestConfig);
   await create(path.join(packageDir, 'README.md'), readme(stage));
+  // npm packs a package's own LICENSE only: each carries a copy of the repository's.
+  await create(path.join(packageDir, 'LICENSE'), license);
   await create(path.join(packageDir, 'src', 'index.ts'), indexTs(stage));
   await create(path.join(packageDir, 'src', `${stage.fileName}.ts`), stageTs(stage));
   await create(path.join(packageDir, 'src', `${stage.fileName}.test.ts`), stageTestTs(stage));

@@ -89,7 +89,7 @@ export function packageJson(n: StageNames): string {
         default: './dist/index.js',
       },
     },
-    files: ['dist'],
+    files: ['dist', 'CHANGELOG.md'],
     engines: { node: '>=22' },
     publishConfig: { access: 'public' },
     scripts: {

@@ -29,7 +29,15 @@ function packed(
       peerDependencies: { vitest: '^5.1.1' },
       ...overrides,
     },
-    files: ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/index.js.map'],
+    files: [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/index.js.map',
+    ],
     sources: new Map([
       [
         'dist/index.js',
@@ -61,7 +69,7 @@ describe('tarballProblems', () => {
   });
 
   it('reports an export target the tarball lacks, but not the workspace-only source condition', () => {
-    const pkg = packed({}, { files: ['package.json', 'README.md', 'dist/index.js'] });
+    const pkg = packed({}, { files: ['package.json', 'README.md', 'LICENSE', 'dist/index.js'] });
     expect(tarballProblems(pkg)).toEqual([
       '@weft/thing@0.1.0: exports name dist/index.d.ts, which the tarball lacks',
     ]);
@@ -82,9 +90,19 @@ describe('tarballProblems', () => {
     ]);
   });
 
-  it('warns when there is no README', () => {
-    const pkg = packed({}, { files: ['package.json', 'dist/index.js', 'dist/index.d.ts'] });
-    expect(tarballWarnings(pkg)).toEqual(['@weft/thing@0.1.0: no README (its npm page would be empty)']);
+  it('reports a tarball without its LICENSE', () => {
+    const pkg = packed({}, { files: packed().files.filter((file) => file !== 'LICENSE') });
+    expect(tarballProblems(pkg)).toEqual([
+      '@weft/thing@0.1.0: no LICENSE (the licence its package.json names must ship with it)',
+    ]);
+  });
+
+  it('warns when there is no README or CHANGELOG.md', () => {
+    const pkg = packed({}, { files: ['package.json', 'LICENSE', 'dist/index.js', 'dist/index.d.ts'] });
+    expect(tarballWarnings(pkg)).toEqual([
+      '@weft/thing@0.1.0: no README (its npm page would be empty)',
+      '@weft/thing@0.1.0: no CHANGELOG.md (changeset version writes one; "files" must name it)',
+    ]);
   });
 });
 

@@ -88,6 +88,10 @@ export function tarballProblems(pkg: PackedPackage): string[] {
     if (!shipped.has(target)) problems.push(`${label}: exports name ${target}, which the tarball lacks`);
   }
 
+  // npm packs a package's own LICENSE, never the repository's: each package carries a copy.
+  if (!files.some((file) => /^LICEN[CS]E(\.\w+)?$/i.test(file)))
+    problems.push(`${label}: no LICENSE (the licence its package.json names must ship with it)`);
+
   for (const file of files) {
     if (/\.test(-d)?\.|\.int\.test\./.test(file)) problems.push(`${label}: ships a test file, ${file}`);
     else if (!file.startsWith('dist/') && !packageFiles.test(file))
@@ -115,5 +119,7 @@ export function tarballWarnings(pkg: PackedPackage): string[] {
   const warnings: string[] = [];
   if (!pkg.files.some((file) => /^README(\.md)?$/i.test(file)))
     warnings.push(`${label}: no README (its npm page would be empty)`);
+  if (!pkg.files.includes('CHANGELOG.md'))
+    warnings.push(`${label}: no CHANGELOG.md (changeset version writes one; "files" must name it)`);
   return warnings;
 }

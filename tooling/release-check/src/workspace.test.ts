@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,5 +65,21 @@ describe('workspacePackages', () => {
     expect(byName.get('@weft/cli')?.private).toBe(true);
     expect(byName.get('@internal/release-check')?.private).toBe(true);
     expect(packages.filter((pkg) => pkg.name.startsWith('@weft-dev/') && !pkg.private)).toEqual([]);
+  });
+
+  it('gives every published package the repository LICENSE and a "files" that names CHANGELOG.md', async () => {
+    const license = await readFile(path.join(root, 'LICENSE'), 'utf8');
+    const problems: string[] = [];
+    for (const pkg of await workspacePackages(root)) {
+      if (pkg.private) continue;
+      const own = path.join(pkg.directory, 'LICENSE');
+      if (!existsSync(own) || (await readFile(own, 'utf8')) !== license)
+        problems.push(`${pkg.name}: LICENSE missing or not the repository's`);
+      const manifest = JSON.parse(await readFile(path.join(pkg.directory, 'package.json'), 'utf8')) as {
+        files?: string[];
+      };
+      if (!manifest.files?.includes('CHANGELOG.md')) problems.push(`${pkg.name}: "files" lacks CHANGELOG.md`);
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -58,7 +58,11 @@ export interface Picture {
 /** Names and types by node id (`explanation.labels`). */
 export type NodeNames = Readonly<Record<string, { readonly name: string; readonly type: string }>>;
 
-/** `made_by→` for an edge followed as stored, `←made_by` for one followed backwards. */
+/**
+ * `made_by→` for an edge followed as stored, `←made_by` for one followed backwards. Shorter than the
+ * `—made_by→` of `relationLabel` (`@weft/kit`), which the rest of Weft writes: it labels edges of a
+ * drawing that already has arrows, and the page loads only its own modules (no build step).
+ */
 export function edgeText(edgeType: string, direction: 'in' | 'out'): string {
   return direction === 'in' ? `←${edgeType}` : `${edgeType}→`;
 }

@@ -1,3 +1,4 @@
+import { edgeTypeWords } from '@weft/kit';
 import type { ArtifactStore, RetrievalContext } from '@weft/spec';
 import { MockEmbeddingModelV4 } from 'ai/test';
 import { InMemoryGraphStore, type InMemorySkb } from './in-memory-graph-store.ts';
@@ -40,7 +41,7 @@ export function relationText(skb: InMemorySkb): (id: string) => string {
     (byLabel.get(label) ?? byLabel.set(label, []).get(label)!).push(names.get(neighbour) ?? neighbour);
   };
   for (const edge of skb.edges) {
-    const label = edge.type.replace(/[_\-.:/]+/g, ' ');
+    const label = edgeTypeWords(edge.type);
     add(edge.src, label, edge.dst);
     add(edge.dst, label, edge.src);
   }

@@ -1,4 +1,5 @@
-import type { EdgeDirection, Plan } from '@weft/spec';
+import type { Plan } from '@weft/spec';
+import type { Relation } from '../text/relation-label.ts';
 
 /** A node the plan's executed query-graph readings reach. */
 export interface PlanEndpoint {
@@ -8,7 +9,7 @@ export interface PlanEndpoint {
   /** Its best position in a reading's endpoint list (the order the question's remaining words gave). */
   readonly rank: number;
   /** The hop of its best reading: from the reading's node, by this edge type and direction. */
-  readonly via?: { readonly node: string; readonly edgeType: string; readonly direction: EdgeDirection };
+  readonly via?: Relation & { readonly node: string };
 }
 
 export interface PlanEndpointsOptions {
