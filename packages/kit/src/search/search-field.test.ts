@@ -45,7 +45,12 @@ describe('withTextField', () => {
 
   it('closing the view leaves the index open', async () => {
     let closed = false;
-    const base = { ...index(['document', 'combined'], []), close: async () => void (closed = true) };
+    const base = {
+      ...index(['document', 'combined'], []),
+      close: async () => {
+        closed = true;
+      },
+    };
     await withTextField({ text: base }, 'combined').text.close();
     expect(closed).toBe(false);
   });
