@@ -113,6 +113,8 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
   /** Opened by `openForUpdate`: registered as the process's in-place updater of `path`. */
   private forUpdate = false;
   private _storeVersion: number | undefined;
+  /** More ids than `pointLookupLimit` fetched by point lookups (an update's store: `readMeta`). */
+  private pointLookupCeiling = 0;
 
   protected constructor(
     engine: EmbeddedEngine,
@@ -230,7 +232,7 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
   /** Reads the schema and the store version recorded in `WeftMeta`. */
   private async readMeta(): Promise<void> {
     const rows = await this.pool.query(
-      "MATCH (m:WeftMeta) WHERE m.key = 'schema' OR m.key = 'storeVersion' RETURN m.key AS key, m.value AS value",
+      "MATCH (m:WeftMeta) WHERE m.key = 'schema' OR m.key = 'storeVersion' OR m.key = 'counts' RETURN m.key AS key, m.value AS value",
       {},
     );
     const value = rows.find((row) => row.key === 'schema')?.value;
@@ -239,6 +241,16 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     this.schema = JSON.parse(value) as SkbSchema;
     const version = Number(rows.find((row) => row.key === 'storeVersion')?.value);
     this._storeVersion = Number.isInteger(version) ? version : undefined;
+    if (this.forUpdate) {
+      // An update reads many nodes before any adjacency is loaded: the count picks point lookups
+      // over a scan of the node table (`doGetNodes`), as the adjacency's count would.
+      const counts = rows.find((row) => row.key === 'counts')?.value;
+      const nodes =
+        typeof counts === 'string' ? Number((JSON.parse(counts) as { nodes?: unknown }).nodes) : NaN;
+      // Point lookups cost ~2 ms an id at 10^6 nodes on a loaded machine, a scan ~30 s: up to a
+      // fiftieth of the nodes are looked up (the adjacency's count makes it a four-hundredth).
+      if (Number.isFinite(nodes)) this.pointLookupCeiling = nodes / 50;
+    }
   }
 
   /** The store version recorded by the last update of this graph, when one recorded it. */
@@ -295,7 +307,10 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     }
     // A batch costs about one table scan (~1.5 µs a node), a key lookup ~0.4–0.5 ms an id.
     const nodeCount = this.kept.loaded?.nodeCount ?? 0;
-    if (missing.length > 0 && missing.length <= Math.max(pointLookupLimit, nodeCount / 400)) {
+    if (
+      missing.length > 0 &&
+      missing.length <= Math.max(pointLookupLimit, nodeCount / 400, this.pointLookupCeiling)
+    ) {
       // Primary-key lookups (hash index, ~0.4 ms each) spread over the pool's connections: Kùzu
       // evaluates `id IN $list` by scanning the whole table (~200 ms on WordNet, seconds at 1M nodes).
       const workers = Math.min(this.pool.size, Math.ceil(missing.length / 4));

@@ -37,10 +37,12 @@ const statements = {
   createNodes: `UNWIND $rows AS r CREATE (n:Node {id: r.id}) SET n.type = r.type, n.name = r.name, n.text = r.text,
       n.aliases = CASE WHEN r.aliases = '' THEN CAST([] AS STRING[]) ELSE string_split(r.aliases, '${aliasSeparator}') END,
       n.props = CASE WHEN r.props = '' THEN CAST(NULL AS STRING) ELSE r.props END`,
+  // One seed a query: Kùzu 0.11 plans `UNWIND $ids … MATCH (a {id})-[e]->(b)` with a scan of every
+  // node for `b` (15 s for 20 seeds at 10^6 nodes, against 0.2 s for 20 queries of one seed).
   edgesFrom:
-    'UNWIND $ids AS i MATCH (a:Node {id: i})-[e:Edge]->(b:Node) RETURN a.id AS src, e.type AS type, b.id AS dst, offset(id(e)) AS offset',
+    'MATCH (a:Node {id: $id})-[e:Edge]->(b:Node) RETURN a.id AS src, e.type AS type, b.id AS dst, offset(id(e)) AS offset',
   edgesInto:
-    'UNWIND $ids AS i MATCH (b:Node {id: i})<-[e:Edge]-(a:Node) RETURN a.id AS src, e.type AS type, b.id AS dst, offset(id(e)) AS offset',
+    'MATCH (b:Node {id: $id})<-[e:Edge]-(a:Node) RETURN a.id AS src, e.type AS type, b.id AS dst, offset(id(e)) AS offset',
   // One edge a statement, inside the transaction (a bulk COPY runs in a transaction of its own);
   // ~1 ms an edge on the 10^5-node synthetic KB.
   createEdge:
@@ -175,9 +177,11 @@ export async function openEmbeddedGraphForUpdate(
           dst: String(row.dst),
           offset: Number(row.offset),
         });
-        for (const row of await batched(statements.edgesFrom, 'ids', touched)) edgesBefore.push(edgeOf(row));
-        for (const row of await batched(statements.edgesInto, 'ids', touched))
-          if (!seeds.has(String(row.src))) edgesBefore.push(edgeOf(row));
+        for (const id of touched) {
+          for (const row of await execute(statements.edgesFrom, { id })) edgesBefore.push(edgeOf(row));
+          for (const row of await execute(statements.edgesInto, { id }))
+            if (!seeds.has(String(row.src))) edgesBefore.push(edgeOf(row));
+        }
         const kept = edgesBefore.filter(
           (edge) => !deletedEdges.has(edgeKey(edge)) && !deleted.has(edge.src) && !deleted.has(edge.dst),
         );
