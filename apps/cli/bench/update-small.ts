@@ -6,7 +6,7 @@
  * place, and the store's growth on disk (every file under it, hard links once, allocated blocks),
  * the graph's and the LanceDB table's apart. Targets on the 10^6-node store: < 5 s, growth < 5 %.
  *
- *   ./dev node --conditions=@weft/source apps/cli/bench/update-small.ts --bundle <synthetic bundle> --store <dir> [--rounds 3] [--copy]
+ *   ./dev node --conditions=@weft/source apps/cli/bench/update-small.ts --bundle <synthetic bundle> --store <dir> [--rounds 3] [--from 1] [--copy]
  *
  * `--store`: built from `--bundle` by `weft ingest` when it holds no store (timed), else updated as it
  * is (it is changed: use a copy to keep one). `--copy`: each update with `weft update --copy`
@@ -28,6 +28,8 @@ const { values } = parseArgs({
     bundle: { type: 'string' },
     store: { type: 'string' },
     rounds: { type: 'string', default: '3' },
+    // The first round's number: a store updated before takes rounds after those (other nodes).
+    from: { type: 'string', default: '1' },
     copy: { type: 'boolean' },
   },
 });
@@ -127,7 +129,8 @@ try {
     `update-small store ${store}: ${mib(storeBytes)} on disk at version ${manifest.storeVersion ?? 0}; ${values.copy ? 'copying updates (--copy)' : 'default updates'}`,
   );
   let previous = storeBytes;
-  for (let round = 1; round <= Number(values.rounds); round++) {
+  const first = Number(values.from);
+  for (let round = first; round < first + Number(values.rounds); round++) {
     const changes = path.join(scratch, `changes-${round}`);
     await writeChanges(pool, round, changes);
     const started = performance.now();
