@@ -27,6 +27,7 @@ export {
   type UpdateEmbeddedGraphOptions,
   updateEmbeddedGraph,
 } from './embedded/update-embedded-graph.ts';
+export { openEmbeddedGraphForUpdate } from './embedded/update-in-place.ts';
 export { type ConnectionLease, ConnectionPool } from './embedded/connection-pool.ts';
 export { embeddedGraphBackend, embeddedGraphFolder } from './embedded/embedded-backend.ts';
 export { readAdjacencyFile, writeAdjacencyFile } from './csr-adjacency-file.ts';

@@ -28,6 +28,9 @@ export type {
   GraphBackendV1,
   GraphBuildInput,
   GraphBuildResult,
+  GraphInPlaceChanges,
+  GraphInPlaceInput,
+  GraphInPlaceSession,
   GraphOpenOptions,
   GraphUpdateInput,
 } from './graph-store/graph-backend-v1.ts';

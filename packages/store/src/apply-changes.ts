@@ -1,11 +1,20 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WeftError } from '@weft/kit';
 import { createEmbeddingModel, embedTexts, parseEmbedderSpec } from '@weft/embed-local';
 import type { LanceNodeRecord } from '@weft/index-lancedb';
 import { type ChangeSetReport, formatSkbIssue, readChangeSet } from '@weft/skb';
-import type { GraphBackendV1, GraphStoreV1, SkbChangeSet, SkbEdge, SkbNode, SkbSchema } from '@weft/spec';
+import type {
+  GraphBackendV1,
+  GraphBuildResult,
+  GraphInPlaceSession,
+  GraphStoreV1,
+  SkbChangeSet,
+  SkbEdge,
+  SkbNode,
+  SkbSchema,
+} from '@weft/spec';
 import {
   CachedEmbedder,
   type EmbeddingStats,
@@ -28,9 +37,17 @@ import {
   collectOldVersions,
   commitManifest,
   lockForUpdate,
+  manifestPaths,
+  pauseForTest,
   storeVersion,
   versionFolder,
 } from './store-versions.ts';
+
+/**
+ * The most records (node and edge upserts and deletions) an update applies in place: each new edge
+ * is one statement there (~3 ms at 10^5 nodes), where a copy bulk loads them.
+ */
+export const inPlaceMaxRecords = 5_000;
 
 export interface ApplyChangesOptions {
   /** Graph backends besides the built-in ones; the manifest's `graph.provider` picks one by id. */
@@ -55,6 +72,12 @@ export interface ApplyChangesOptions {
   readonly onProgress?: (phase: string, done: number, total?: number) => void;
   /** Test hook: called when the new version is complete, just before the manifest is committed. */
   readonly beforeCommit?: () => Promise<void>;
+  /**
+   * Change the graph where it is, in the engine's transaction, when the backend can
+   * (`updateInPlace`), no one has the graph open and the change set is small (`inPlaceMaxRecords`);
+   * otherwise, or with `false`, write a changed copy as the new version (default true).
+   */
+  readonly inPlace?: boolean;
 }
 
 export interface AppliedChanges {
@@ -66,6 +89,12 @@ export interface AppliedChanges {
   readonly previousVersion: number;
   /** The change set changes nothing in the store (`changeSetEffect`): no version was created. */
   readonly unchanged: boolean;
+  /**
+   * `in-place`: the graph was changed where it is (only what changed was written); `copy`: the new
+   * version has a changed copy of the graph (`copyReason` says why).
+   */
+  readonly mode: 'in-place' | 'copy';
+  readonly copyReason?: string;
   readonly manifest: StoreManifest;
   readonly nodesUpserted: number;
   /** Nodes of the store deleted (deletions of ids the store does not hold are not counted). */
@@ -108,10 +137,18 @@ function invalidChanges(changes: string, report: ChangeSetReport): WeftError {
  * Applies a change set (docs/skb-format.md, "Change sets") to the store in `directory` — `weft
  * update`. The graph, the text index (each upserted node's document, and the relation text of every
  * node whose neighbours or neighbours' names changed), the vector index (the upserted documents
- * embedded with the store's embedder) and the name index (the graph's) change together: the new
- * state is written as a new store version and committed by one rename of `store.json`, so the change
- * set applies whole or not at all, whenever the process dies. Readers that opened the store before
- * keep answering from the previous version.
+ * embedded with the store's embedder) and the name index (the graph's) change together, as a new
+ * store version: whole or not at all, whenever the process dies.
+ *
+ * When no one has the graph open, the graph is changed where it is, in one transaction of its
+ * engine, whose commit is the update's: what the rest of the update needs is written first
+ * (`versions/v<N>/update.json`); a process killed before the graph's commit leaves the old version,
+ * one killed after it the new, which the next open or update finishes (`finishInterruptedUpdate`:
+ * the index version and the manifest). Readers that open the store meanwhile wait for the graph.
+ * Otherwise — a reader such as `weft serve` has the graph open, the backend cannot, the change set
+ * is large, or the graph is due for compaction — the new version gets a changed copy of the graph,
+ * committed by one rename of `store.json`, and readers that opened the store before keep answering
+ * from the previous version.
  */
 export async function applyChanges(
   directoryArgument: string,
@@ -142,11 +179,12 @@ export async function applyChanges(
       code: 'WEFT_UNSUPPORTED',
       message: `the store's indexes are on object storage (${indexPath}): they cannot take changes in place yet; rebuild the store with weft ingest`,
     });
-  // Changes are written to the LanceDB table directly (the index seam has no update yet).
-  const lancedb = (await loadBackendPackage(lancePackage)) as typeof import('@weft/index-lancedb');
   const release = await lockForUpdate(directory);
   let staging: string | undefined;
+  let session: GraphInPlaceSession | undefined;
   try {
+    // An in-place update killed after its graph committed is finished first: it is the base of this one.
+    await finishInterruptedUpdate(directory, backend, undefined, options);
     // Read again under the lock: an update that committed meanwhile is the base of this one.
     const base = await readManifest(directory);
     const previousVersion = storeVersion(base);
@@ -158,9 +196,21 @@ export async function applyChanges(
         code: 'WEFT_UNSUPPORTED',
         message: `${directory} has no text/vector indexes to update; rebuild it with weft ingest`,
       });
-    const indexes = base.indexes;
     const schema = base.schema;
-    const before = await backend.open(base.graph.path, { baseDirectory: directory });
+    // In place when the backend can and no one has the graph open (readers keep their version).
+    let copyReason: string | undefined;
+    if (options.inPlace === false) copyReason = 'in-place updates turned off (inPlace: false)';
+    else if (!backend.updateInPlace) copyReason = `the graph backend '${backend.id}' has no in-place update`;
+    else {
+      session = await backend.updateInPlace({ location: base.graph.path, baseDirectory: directory });
+      if (!session) copyReason = 'the graph is open in another process or opener, or due for compaction';
+      else if (session.version !== undefined && session.version !== previousVersion)
+        throw new WeftError({
+          code: 'WEFT_STORE_FAILED',
+          message: `${directory}: the graph records store version ${session.version}, the manifest ${previousVersion}; rebuild the store with weft ingest`,
+        });
+    }
+    const before = session?.graph ?? (await backend.open(base.graph.path, { baseDirectory: directory }));
     let changes: SkbChangeSet;
     let affected: Set<string>;
     let previous: Map<string, SkbNode>;
@@ -182,13 +232,22 @@ export async function applyChanges(
       effect = await changeSetEffect(before, changes);
       lap('neighbours-before');
     } finally {
-      await before.close();
+      if (!session) await before.close();
     }
+    const records =
+      changes.nodes.length + changes.edges.length + changes.deleteNodes.length + changes.deleteEdges.length;
+    const unchangedOr = (applied: Omit<AppliedChanges, 'seconds' | 'timings'>): AppliedChanges => ({
+      ...applied,
+      ...(copyReason ? { copyReason } : {}),
+      seconds: (performance.now() - started) / 1000,
+      timings,
+    });
     if (effect.empty)
-      return {
+      return unchangedOr({
         version: previousVersion,
         previousVersion,
         unchanged: true,
+        mode: session ? 'in-place' : 'copy',
         manifest: base,
         nodesUpserted: 0,
         nodesDeleted: 0,
@@ -197,118 +256,290 @@ export async function applyChanges(
         edgesDeletedWithNodes: 0,
         rowsRewritten: 0,
         embedded: 0,
-        seconds: (performance.now() - started) / 1000,
-        timings,
-      };
+      });
+    if (session && records > inPlaceMaxRecords) {
+      // Each edge is created by a statement of its own in place; a large change set is bulk loaded.
+      await session.close();
+      session = undefined;
+      copyReason = `${records} records: over the ${inPlaceMaxRecords} an update applies in place`;
+    }
 
     staging = join(directory, versionFolder(version));
     await rm(staging, { recursive: true, force: true });
     await mkdir(staging, { recursive: true });
-    options.onProgress?.('graph', 0);
-    const graph = await backend.update({
-      location: base.graph.path,
-      baseDirectory: directory,
-      directory: staging,
-      schema,
+    const state: UpdateState = {
+      version,
       changes,
-      onProgress: (phase, done) => options.onProgress?.(`graph:${phase}`, done),
-    });
-    lap('graph');
-    for (const [phase, seconds] of Object.entries(graph.timings)) timings[`graph:${phase}`] = seconds;
-    const graphPath = join(versionFolder(version), graph.location);
-    const after = await backend.open(graphPath, { baseDirectory: directory });
-    let upserts: LanceNodeRecord[];
-    let embedded = 0;
-    let embedding: EmbeddingStats | undefined;
-    try {
-      const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
-      const rewritten = await affectedAfter(after, schema, changes, affected, previous);
-      options.onProgress?.('relations', 0, rewritten.size);
-      const relations = relationFields
-        ? await relationText(after, schema, rewritten, options.relationLimits)
-        : undefined;
-      lap('relations');
-      options.onProgress?.('relations', rewritten.size, rewritten.size);
-      options.onProgress?.('embed', 0, changes.nodes.length);
-      const upserted = new Map(changes.nodes.map((node) => [node.id, node]));
-      const { vectors, stats } = await embedUpserts(directory, indexes, changes.nodes, options);
-      embedding = stats;
-      embedded = changes.nodes.length;
-      lap('embed');
-      options.onProgress?.('embed', embedded, changes.nodes.length);
-      // Nodes only affected through their neighbours keep their document and its vector: read back.
-      const kept = await lancedb.readLanceNodes(
-        join(directory, indexes.text.path),
-        [...rewritten].filter((id) => !upserted.has(id)),
-      );
-      lap('read-rows');
-      upserts = [
-        ...changes.nodes.map((node, i) => ({
-          ...lanceRecord(node),
-          ...(relations ? { relations: relations.text(node.id) } : {}),
-          ...(vectors ? { vectors: { vector: vectors[i]! } } : {}),
-        })),
-        ...kept.map((row) => ({ ...row, ...(relations ? { relations: relations.text(row.id) } : {}) })),
-      ];
-    } finally {
-      await after.close();
-    }
-    options.onProgress?.('index', 0, upserts.length);
-    const lance = await lancedb.updateLanceNodes({
-      source: join(directory, indexes.text.path),
-      directory: join(staging, 'lance'),
-      upserts,
-      deletions: changes.deleteNodes,
-    });
-    for (const [phase, seconds] of Object.entries(lance.timings)) timings[`index:${phase}`] = seconds;
-    lap('index');
-    options.onProgress?.('index', upserts.length, upserts.length);
-    const lancePath = join(versionFolder(version), 'lance');
-    const records =
-      changes.nodes.length + changes.edges.length + changes.deleteNodes.length + changes.deleteEdges.length;
-    const next: StoreManifest = {
-      ...base,
-      counts: {
-        nodes: graph.nodes,
-        edges: graph.edges,
-        nodesByType: graph.nodesByType,
-        edgesByType: graph.edgesByType,
-      },
-      graph: { provider: base.graph.provider, path: graphPath },
-      indexes: {
-        ...indexes,
-        text: { ...indexes.text, path: lancePath },
-        ...(indexes.vector ? { vector: { ...indexes.vector, path: lancePath } } : {}),
-      },
-      storeVersion: version,
-      updatedAt: new Date().toISOString(),
-      changedRecords: (base.changedRecords ?? 0) + records,
+      affected: [...affected],
+      previous: [...previous],
+      records,
     };
-    await options.beforeCommit?.();
-    await commitManifest(directory, next);
-    staging = undefined;
-    lap('commit');
-    await collectOldVersions(directory, next);
-    return {
+    options.onProgress?.('graph', 0);
+    let finished: FinishedVersion;
+    if (session) {
+      const graph = await session.apply({
+        schema,
+        changes,
+        version,
+        counts: base.counts,
+        onProgress: (phase, done) => options.onProgress?.(`graph:${phase}`, done),
+      });
+      for (const [phase, seconds] of Object.entries(graph.timings)) timings[`graph:${phase}`] = seconds;
+      await pauseForTest(directory, 'graph-applied');
+      // The graph's commit is the update's. What the rest of the update needs is on disk first, so
+      // that the next open or update can finish an update killed after the commit.
+      await writeUpdateState(directory, { ...state, counts: countsOf(graph) });
+      await session.commit();
+      // Committed: from here the version folder is the store's, whatever happens.
+      staging = undefined;
+      lap('graph');
+      await pauseForTest(directory, 'graph-committed');
+      finished = await finishVersion(
+        directory,
+        base,
+        state,
+        session.graph,
+        base.graph.path,
+        graph,
+        options,
+        lap,
+        timings,
+      );
+      await pauseForTest(directory, 'manifest-committed');
+      // Closing checkpoints the graph (its write-ahead log into the database file).
+      await session.close();
+      session = undefined;
+      lap('checkpoint');
+    } else {
+      const graph = await backend.update({
+        location: base.graph.path,
+        baseDirectory: directory,
+        directory: staging,
+        schema,
+        changes,
+        version,
+        onProgress: (phase, done) => options.onProgress?.(`graph:${phase}`, done),
+      });
+      lap('graph');
+      for (const [phase, seconds] of Object.entries(graph.timings)) timings[`graph:${phase}`] = seconds;
+      const graphPath = join(versionFolder(version), graph.location);
+      const after = await backend.open(graphPath, { baseDirectory: directory });
+      try {
+        finished = await finishVersion(
+          directory,
+          base,
+          state,
+          after,
+          graphPath,
+          graph,
+          options,
+          lap,
+          timings,
+        );
+      } finally {
+        await after.close();
+      }
+      staging = undefined;
+    }
+    await collectOldVersions(directory, finished.manifest);
+    return unchangedOr({
       version,
       previousVersion,
       unchanged: false,
-      manifest: next,
+      mode: finished.manifest.graph.path === base.graph.path ? 'in-place' : 'copy',
+      manifest: finished.manifest,
       nodesUpserted: changes.nodes.length,
       nodesDeleted: effect.nodesDeleted,
       edgesUpserted: changes.edges.length,
       edgesDeleted: effect.edgesDeleted,
       edgesDeletedWithNodes: effect.edgesDeletedWithNodes,
-      rowsRewritten: upserts.length,
-      embedded,
-      ...(embedding ? { embedding } : {}),
-      seconds: (performance.now() - started) / 1000,
-      timings,
-    };
+      rowsRewritten: finished.rowsRewritten,
+      embedded: finished.embedded,
+      ...(finished.embedding ? { embedding: finished.embedding } : {}),
+    });
   } finally {
+    // A session not committed is rolled back by its close; one committed is only closed.
+    await session?.close();
     if (staging && existsSync(staging)) await rm(staging, { recursive: true, force: true });
     await release();
   }
+}
+
+/** What an in-place update needs after its graph's commit: `versions/v<N>/update.json`. */
+interface UpdateState {
+  readonly version: number;
+  readonly changes: SkbChangeSet;
+  /** `affectedBefore`'s nodes and previous versions of the upserted nodes, read before the change. */
+  readonly affected: readonly string[];
+  readonly previous: readonly (readonly [string, SkbNode])[];
+  readonly records: number;
+  /** The graph's counts with the changes. */
+  readonly counts?: StoreManifest['counts'];
+}
+
+const countsOf = (graph: GraphBuildResult): StoreManifest['counts'] => ({
+  nodes: graph.nodes,
+  edges: graph.edges,
+  nodesByType: graph.nodesByType,
+  edgesByType: graph.edgesByType,
+});
+
+const updateStateFile = 'update.json';
+
+async function writeUpdateState(directory: string, state: UpdateState): Promise<void> {
+  const path = join(directory, versionFolder(state.version), updateStateFile);
+  const handle = await open(path, 'w');
+  try {
+    await handle.writeFile(JSON.stringify(state));
+    // On disk before the graph commits.
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Finishes an in-place update killed after its graph committed (its manifest not yet written): when
+ * `versions/v<N+1>/update.json` exists and the graph records version N+1, the index version and the
+ * manifest are written from it. Call it holding the update lock; `graph` is the store's graph when
+ * the caller has it open (else it is opened read-only). Returns whether it finished one.
+ */
+export async function finishInterruptedUpdate(
+  directory: string,
+  backend: GraphBackendV1,
+  graph: GraphStoreV1 | undefined,
+  options: ApplyChangesOptions = {},
+): Promise<boolean> {
+  const base = await readManifest(directory);
+  const path = join(directory, versionFolder(storeVersion(base) + 1), updateStateFile);
+  if (!existsSync(path)) return false;
+  let state: UpdateState;
+  try {
+    state = JSON.parse(await readFile(path, 'utf8')) as UpdateState;
+  } catch {
+    return false; // Cut short: written before any commit, so the graph did not commit either.
+  }
+  const opened = graph ? undefined : await backend.open(base.graph.path, { baseDirectory: directory });
+  try {
+    const reader = graph ?? opened!;
+    // The graph did not commit: the old version stands (the folder goes with the next update).
+    if (reader.storeVersion !== state.version || !state.counts) return false;
+    await finishVersion(
+      directory,
+      base,
+      state,
+      reader,
+      base.graph.path,
+      state.counts,
+      options,
+      () => undefined,
+      {},
+    );
+    return true;
+  } finally {
+    await opened?.close();
+  }
+}
+
+interface FinishedVersion {
+  readonly manifest: StoreManifest;
+  readonly rowsRewritten: number;
+  readonly embedded: number;
+  readonly embedding?: EmbeddingStats;
+}
+
+/**
+ * The rest of an update once its graph holds the changes (`after`, at `graphPath`): the relation
+ * text of the nodes it affects, the upserted nodes' embeddings, the LanceDB version
+ * (`versions/v<N>/lance`, written anew if a killed attempt left one), and the manifest, committed.
+ */
+async function finishVersion(
+  directory: string,
+  base: StoreManifest,
+  state: UpdateState,
+  after: GraphStoreV1,
+  graphPath: string,
+  graph: Pick<GraphBuildResult, 'nodes' | 'edges' | 'nodesByType' | 'edgesByType'>,
+  options: ApplyChangesOptions,
+  lap: (name: string) => void,
+  timings: Record<string, number>,
+): Promise<FinishedVersion> {
+  // Changes are written to the LanceDB table directly (the index seam has no update yet).
+  const lancedb = (await loadBackendPackage(lancePackage)) as typeof import('@weft/index-lancedb');
+  const indexes = base.indexes!;
+  const { changes, version } = state;
+  const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
+  const rewritten = await affectedAfter(
+    after,
+    base.schema,
+    changes,
+    new Set(state.affected),
+    new Map(state.previous),
+  );
+  options.onProgress?.('relations', 0, rewritten.size);
+  const relations = relationFields
+    ? await relationText(after, base.schema, rewritten, options.relationLimits)
+    : undefined;
+  lap('relations');
+  options.onProgress?.('relations', rewritten.size, rewritten.size);
+  options.onProgress?.('embed', 0, changes.nodes.length);
+  const upserted = new Map(changes.nodes.map((node) => [node.id, node]));
+  const { vectors, stats } = await embedUpserts(directory, indexes, changes.nodes, options);
+  const embedded = changes.nodes.length;
+  lap('embed');
+  options.onProgress?.('embed', embedded, changes.nodes.length);
+  // Nodes only affected through their neighbours keep their document and its vector: read back.
+  const kept = await lancedb.readLanceNodes(
+    join(directory, indexes.text.path),
+    [...rewritten].filter((id) => !upserted.has(id)),
+  );
+  lap('read-rows');
+  const upserts: LanceNodeRecord[] = [
+    ...changes.nodes.map((node, i) => ({
+      ...lanceRecord(node),
+      ...(relations ? { relations: relations.text(node.id) } : {}),
+      ...(vectors ? { vectors: { vector: vectors[i]! } } : {}),
+    })),
+    ...kept.map((row) => ({ ...row, ...(relations ? { relations: relations.text(row.id) } : {}) })),
+  ];
+  options.onProgress?.('index', 0, upserts.length);
+  const lanceFolder = join(directory, versionFolder(version), 'lance');
+  await rm(lanceFolder, { recursive: true, force: true });
+  const lance = await lancedb.updateLanceNodes({
+    source: join(directory, indexes.text.path),
+    directory: lanceFolder,
+    upserts,
+    deletions: changes.deleteNodes,
+  });
+  for (const [phase, seconds] of Object.entries(lance.timings)) timings[`index:${phase}`] = seconds;
+  lap('index');
+  options.onProgress?.('index', upserts.length, upserts.length);
+  const lancePath = join(versionFolder(version), 'lance');
+  const next: StoreManifest = {
+    ...base,
+    counts: {
+      nodes: graph.nodes,
+      edges: graph.edges,
+      nodesByType: graph.nodesByType,
+      edgesByType: graph.edgesByType,
+    },
+    graph: { provider: base.graph.provider, path: graphPath },
+    indexes: {
+      ...indexes,
+      text: { ...indexes.text, path: lancePath },
+      ...(indexes.vector ? { vector: { ...indexes.vector, path: lancePath } } : {}),
+    },
+    storeVersion: version,
+    updatedAt: new Date().toISOString(),
+    changedRecords: (base.changedRecords ?? 0) + state.records,
+    // What readers of the version before may still use: kept until the next commit.
+    retainedPaths: manifestPaths(base),
+  };
+  await options.beforeCommit?.();
+  await commitManifest(directory, next);
+  await rm(join(directory, versionFolder(version), updateStateFile), { force: true });
+  lap('commit');
+  return { manifest: next, rowsRewritten: upserts.length, embedded, ...(stats ? { embedding: stats } : {}) };
 }
 
 /** What a change set does to a store, as `changeSetEffect` finds it before applying it. */
@@ -499,38 +730,59 @@ async function neighbourIds(graph: GraphStoreV1, seeds: readonly string[]): Prom
     for (const neighbour of await graph.doNeighbors({ seeds, direction: 'both' })) ids.add(neighbour.node);
     return ids;
   }
-  for (let i = 0; i < seeds.length; i += idsPerQuery) {
-    const result = await graph.doCypher(
-      'UNWIND $ids AS id MATCH (a:Node {id: id})-[:Edge]-(b:Node) RETURN b.id',
-      {
-        params: { ids: seeds.slice(i, i + idsPerQuery) },
-        maxRows: Number.MAX_SAFE_INTEGER,
-        timeoutMs: 600_000,
-      },
-    );
-    for (const [id] of result.rows) ids.add(String(id));
-  }
+  for (const [, rows] of await perSeedOrBatched(
+    graph,
+    seeds,
+    'MATCH (a:Node {id: $id})-[:Edge]-(b:Node) RETURN b.id',
+    'UNWIND $ids AS id MATCH (a:Node {id: id})-[:Edge]-(b:Node) RETURN b.id',
+  ))
+    for (const [id] of rows) ids.add(String(id));
   return ids;
+}
+
+/**
+ * Up to this many seeds, a query runs once per seed: Kùzu 0.11 plans `UNWIND $ids … MATCH (a {id})-…-(b)`
+ * with a scan of every node for `b`, seconds a query at 10^6 nodes (15 s for 20 seeds' out-edges,
+ * against 0.2 s for 20 queries of one seed each); past it, batches of `idsPerQuery`.
+ */
+const perSeedQueries = 2_000;
+
+/** Runs `single` once per seed (`$id`) or `batched` per batch of seeds (`$ids`); the rows of each. */
+async function perSeedOrBatched(
+  graph: GraphStoreV1,
+  seeds: readonly string[],
+  single: string,
+  batched: string,
+): Promise<[string, readonly (readonly unknown[])[]][]> {
+  const options = { maxRows: Number.MAX_SAFE_INTEGER, timeoutMs: 600_000 };
+  const out: [string, readonly (readonly unknown[])[]][] = [];
+  if (seeds.length <= perSeedQueries) {
+    for (const id of seeds)
+      out.push([id, (await graph.doCypher(single, { ...options, params: { id } })).rows]);
+    return out;
+  }
+  for (let i = 0; i < seeds.length; i += idsPerQuery) {
+    const ids = seeds.slice(i, i + idsPerQuery);
+    out.push(['', (await graph.doCypher(batched, { ...options, params: { ids } })).rows]);
+  }
+  return out;
 }
 
 /** Every edge touching `seeds`, in the order the graph stored the edges. */
 async function edgesInStoredOrder(graph: GraphStoreV1, seeds: readonly string[]): Promise<SkbEdge[]> {
   const byOffset = new Map<number, SkbEdge>();
-  for (let i = 0; i < seeds.length; i += idsPerQuery) {
-    // One query per direction, each starting from the seeds' primary keys (an `IN` test on both
-    // ends scanned every edge: 10 s on 724,000 edges, against 0.4 s).
-    for (const pattern of ['(a:Node {id: id})-[e:Edge]->(b:Node)', '(b:Node {id: id})<-[e:Edge]-(a:Node)']) {
-      const result = await graph.doCypher(
-        `UNWIND $ids AS id MATCH ${pattern} RETURN a.id, e.type, b.id, offset(id(e))`,
-        {
-          params: { ids: seeds.slice(i, i + idsPerQuery) },
-          maxRows: Number.MAX_SAFE_INTEGER,
-          timeoutMs: 600_000,
-        },
-      );
-      for (const [src, type, dst, offset] of result.rows)
+  // One query per direction, each starting from the seeds' primary keys (an `IN` test on both
+  // ends scanned every edge: 10 s on 724,000 edges, against 0.4 s).
+  for (const pattern of ['(a:Node {id: $id})-[e:Edge]->(b:Node)', '(b:Node {id: $id})<-[e:Edge]-(a:Node)']) {
+    const returned = 'RETURN a.id, e.type, b.id, offset(id(e))';
+    for (const [, rows] of await perSeedOrBatched(
+      graph,
+      seeds,
+      `MATCH ${pattern} ${returned}`,
+      `UNWIND $ids AS id MATCH ${pattern.replace('$id', 'id')} ${returned}`,
+    ))
+      for (const [src, type, dst, offset] of rows)
         byOffset.set(Number(offset), { src: String(src), type: String(type), dst: String(dst) });
-    }
   }
   return [...byOffset].sort((a, b) => a[0] - b[0]).map(([, edge]) => edge);
 }

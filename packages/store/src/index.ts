@@ -4,6 +4,8 @@ export {
   applyChanges,
   type ChangeSetEffect,
   changeSetEffect,
+  finishInterruptedUpdate,
+  inPlaceMaxRecords,
 } from './apply-changes.ts';
 export { MissingBackendError } from './backend-packages.ts';
 export { type BuildStoreOptions, type BuiltStore, buildStore } from './build-store.ts';

@@ -39,13 +39,19 @@ export interface StoreManifest {
   readonly indexes?: IndexManifest;
   /**
    * How many updates (`weft update`) were committed since the store was built: 0 or absent for a
-   * store as `weft ingest` built it. The graph and index paths then point into `versions/v<N>/`.
+   * store as `weft ingest` built it. The index paths then point into `versions/v<N>/`, and the graph
+   * path too unless updates changed the graph in place (it then stays where it was).
    */
   readonly storeVersion?: number;
   /** When the last update was committed. */
   readonly updatedAt?: string;
   /** Records (node and edge upserts and deletions) applied by every update since the build. */
   readonly changedRecords?: number;
+  /**
+   * The folders the manifest before this one named (its graph and index paths): kept on disk while
+   * this manifest is the store's, for readers still answering from that version.
+   */
+  readonly retainedPaths?: readonly string[];
 }
 
 export interface IndexManifest {

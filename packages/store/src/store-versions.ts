@@ -1,17 +1,26 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, normalize, sep } from 'node:path';
 import { WeftError } from '@weft/kit';
 import { manifestFileName } from './store-directory.ts';
 import type { StoreManifest } from './store-manifest.ts';
 
 /**
- * How `weft update` changes a store without ever changing what a reader may have open: each update
- * writes the whole changed state as a new version folder, `<store>/versions/v<N>/` (`graph/` a copy
- * of the graph, `lance/` a hard-linked copy of the LanceDB table), and commits it by renaming a new
- * `store.json` over the old one — the one atomic step. A reader that opened version N-1 keeps
- * answering from it: only versions older than that are removed after a commit. A killed update
- * leaves a version folder that no manifest names, removed by the next update.
+ * How `weft update` changes a store. Each update writes a new version folder,
+ * `<store>/versions/v<N>/`: `lance/`, a hard-linked copy of the LanceDB table with the changes
+ * added, and — unless the graph was changed in place — `graph/`, a changed copy of the graph.
+ *
+ * - **In place** (`GraphBackendV1.updateInPlace`: no one has the graph open): the graph is changed
+ *   in one engine transaction that records the new store version; before it commits, what the rest
+ *   of the update needs is written to `versions/v<N>/update.json`. The graph's commit is the
+ *   update's: a kill before it leaves the old version; after it, the new one, whose index version
+ *   and manifest the next open or update writes (`finishInterruptedUpdate` of `apply-changes.ts`)
+ *   before anything reads the store.
+ * - **Copy**: the new version is committed by renaming a new `store.json` over the old one. A reader
+ *   that opened version N-1 keeps answering from it.
+ *
+ * After a commit, folders that neither the manifest nor the one before it (`retainedPaths`) name are
+ * removed, versions N and N-1 kept; a killed update's version folder is removed by the next update.
  */
 export const versionsFolder = 'versions';
 
@@ -25,8 +34,8 @@ export function versionFolder(version: number): string {
   return join(versionsFolder, `v${version}`);
 }
 
-/** Writes the manifest to a new file and renames it over `store.json`: readers see all of it or none. */
-export async function commitManifest(directory: string, manifest: StoreManifest): Promise<void> {
+/** Writes `manifest` to `target` through a synced temporary file and a rename: all of it or none. */
+async function writeManifestFile(directory: string, target: string, manifest: StoreManifest): Promise<void> {
   const next = join(directory, `${manifestFileName}.next-${process.pid}`);
   const handle = await open(next, 'w');
   try {
@@ -36,7 +45,30 @@ export async function commitManifest(directory: string, manifest: StoreManifest)
   } finally {
     await handle.close();
   }
-  await rename(next, join(directory, manifestFileName));
+  await rename(next, target);
+}
+
+/** Writes the manifest to a new file and renames it over `store.json`: readers see all of it or none. */
+export async function commitManifest(directory: string, manifest: StoreManifest): Promise<void> {
+  await writeManifestFile(directory, join(directory, manifestFileName), manifest);
+}
+
+/** The folders a manifest names, relative to the store directory (not server locations). */
+export function manifestPaths(manifest: StoreManifest): string[] {
+  return [manifest.graph.path, manifest.indexes?.text.path, manifest.indexes?.vector?.path].filter(
+    (path): path is string =>
+      path !== undefined && !isAbsolute(path) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(path),
+  );
+}
+
+/**
+ * Test hook for kill tests: when `WEFT_UPDATE_PAUSE_AT` names `phase`, writes `<store>/.update-paused`
+ * (holding the phase) and waits until the process is killed.
+ */
+export async function pauseForTest(directory: string, phase: string): Promise<void> {
+  if (process.env.WEFT_UPDATE_PAUSE_AT !== phase) return;
+  await writeFile(join(directory, '.update-paused'), phase);
+  await new Promise(() => setInterval(() => undefined, 1 << 30));
 }
 
 function alive(pid: number): boolean {
@@ -77,23 +109,38 @@ export async function lockForUpdate(directory: string): Promise<() => Promise<vo
 
 /**
  * Removes what no reader can need once `manifest` is committed: version folders other than the
- * current one and the one before it (half-written ones of killed updates included), and, from
- * version 2 on, the graph and LanceDB folders that `weft ingest` wrote (version 0).
+ * current one and the one before it (half-written ones of killed updates included) that neither
+ * `manifest` nor the manifest before it (`retainedPaths`) names — a graph changed in place stays in
+ * the folder of the version that copied it — and, from version 2 on, the graph and LanceDB folders
+ * that `weft ingest` wrote (version 0) when no longer named.
  */
 export async function collectOldVersions(directory: string, manifest: StoreManifest): Promise<void> {
   const current = storeVersion(manifest);
   const keep = new Set([current, current - 1]);
+  const named = [...manifestPaths(manifest), ...(manifest.retainedPaths ?? [])].map((path) =>
+    normalize(path),
+  );
   const root = join(directory, versionsFolder);
   if (existsSync(root)) {
     for (const name of readdirSync(root)) {
       const version = /^v(\d+)$/.exec(name);
       if (version && keep.has(Number(version[1]))) continue;
-      await rm(join(root, name), { recursive: true, force: true });
+      const folder = join(versionsFolder, name);
+      const inside = (path: string, within: string) => path === within || path.startsWith(`${within}${sep}`);
+      if (!named.some((path) => inside(path, folder))) {
+        await rm(join(root, name), { recursive: true, force: true });
+        continue;
+      }
+      // A graph changed in place stays in its version's folder; the rest of that version goes.
+      for (const entry of readdirSync(join(root, name))) {
+        const child = join(folder, entry);
+        if (!named.some((path) => inside(path, child)))
+          await rm(join(directory, child), { recursive: true, force: true });
+      }
     }
   }
   if (current >= 2) {
-    const named = new Set([manifest.graph.path, manifest.indexes?.text.path, manifest.indexes?.vector?.path]);
     for (const original of ['graph', join('index', 'lance')])
-      if (!named.has(original)) await rm(join(directory, original), { recursive: true, force: true });
+      if (!named.includes(original)) await rm(join(directory, original), { recursive: true, force: true });
   }
 }

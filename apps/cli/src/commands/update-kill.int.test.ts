@@ -116,4 +116,53 @@ describe('weft update killed at random points', () => {
     console.log(`weft update kill loop: ${JSON.stringify(outcomes)}`);
     expect(outcomes.before + outcomes.after).toBe(24);
   }, 900_000);
+
+  it('killed at each step of an in-place update, answers as before up to the graph commit and as after from it', async () => {
+    const store = join(root, 'paused');
+    // Where the update pauses (WEFT_UPDATE_PAUSE_AT) before it is killed, and what the store then holds.
+    const steps = [
+      ['graph-applied', 'before'], // the graph's transaction open, nothing committed
+      ['graph-committed', 'after'], // the graph committed; no index version, no manifest yet
+      ['manifest-committed', 'after'], // the manifest committed; the graph not yet checkpointed
+    ] as const;
+    for (const [step, expected] of steps) {
+      await rm(store, { recursive: true, force: true });
+      await cp(template, store, { recursive: true });
+      const child = spawn(
+        process.execPath,
+        [
+          '--conditions=@weft/source',
+          '--disable-warning=ExperimentalWarning',
+          mainScript,
+          'update',
+          '--db',
+          store,
+          fixture.changes,
+        ],
+        { stdio: 'ignore', env: { ...process.env, WEFT_UPDATE_PAUSE_AT: step } },
+      );
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      const paused = join(store, '.update-paused');
+      while (!existsSync(paused) && child.exitCode === null) await sleep(10);
+      expect(existsSync(paused), `${step}: the update reached the step`).toBe(true);
+      // A reader opening now waits for the graph the update holds; it answers once the update is gone.
+      const reading = answers(store, fixture);
+      await sleep(300);
+      child.kill('SIGKILL');
+      await exited;
+      await rm(paused, { force: true });
+      const seen = await reading;
+      expect(JSON.stringify(seen), `${step}: the reader that waited`).toBe(
+        JSON.stringify(expected === 'before' ? before : after),
+      );
+      expect(await answers(store, fixture), `${step}: reopened`).toEqual(
+        expected === 'before' ? before : after,
+      );
+      // The next update succeeds on what the kill left, in place again.
+      const next = await applyChanges(store, fixture.changes);
+      expect(next.mode, step).toBe('in-place');
+      expect(next.version, step).toBe(expected === 'before' ? 1 : 2);
+      expect(await answers(store, fixture)).toEqual(after);
+    }
+  }, 600_000);
 });

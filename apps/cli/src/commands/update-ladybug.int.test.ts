@@ -47,6 +47,9 @@ describe('weft update on a LadybugDB store', () => {
     await buildStore({ bundle: fixture.after, directory: rebuilt, graph: 'ladybug' });
     const applied = await applyChanges(updated, fixture.changes);
     expect(applied.version).toBe(1);
+    // LadybugDB, a Kùzu-API engine, takes the in-place path too: the graph stays where the ingest put it.
+    expect(applied.mode).toBe('in-place');
+    expect(applied.manifest.graph.path).toBe('graph');
     expect(await rankings(updated, fixture.queries)).toEqual(await rankings(rebuilt, fixture.queries));
   }, 300_000);
 });

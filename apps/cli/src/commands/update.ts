@@ -23,13 +23,17 @@ const phaseLabels: Record<string, string> = {
 export const updateCommand: Command = {
   name: 'update',
   summary: 'Apply a change set (node/edge upserts, deletions) to a store in place, atomically',
-  usage: 'weft update --db <dir> <changes> [--strict] [--embedding-cache <dir|none>] [--json]',
+  usage: 'weft update --db <dir> <changes> [--strict] [--copy] [--embedding-cache <dir|none>] [--json]',
   details: [
     '<changes>          a change-set folder: nodes.jsonl, edges.jsonl (upserts in the bundle format)',
     '                   and deletions.jsonl ({"node": id} or {"edge": {src, type, dst}}); see docs/skb-format.md',
-    '--db <dir>         the store to change; it applies whole or not at all, and readers keep',
+    '--db <dir>         the store to change; it applies whole or not at all, even when killed.',
+    '                   With no one else holding the store (weft serve, a query running), the graph',
+    '                   is changed in place and a reader that opens it meanwhile waits (seconds);',
+    '                   otherwise the new version gets a changed copy of the graph, and readers keep',
     '                   answering from the previous version until the new one is committed',
     '--strict           stop validation at the first problem (default: report every problem)',
+    '--copy             write a changed copy of the graph even when it could be changed in place',
     ...embeddingOptionDetails,
     '--json             print the summary as one JSON object on stdout',
   ],
@@ -37,6 +41,7 @@ export const updateCommand: Command = {
   options: {
     db: { type: 'string' },
     strict: { type: 'boolean' },
+    copy: { type: 'boolean' },
     ...embeddingOptionSpecs,
   },
   async run(args, io) {
@@ -52,6 +57,7 @@ export const updateCommand: Command = {
     const progress = phaseProgress(io.stderr, phaseLabels);
     const applied = await applyChanges(directory, changes, {
       strict: args.values.strict === true,
+      ...(args.values.copy === true ? { inPlace: false } : {}),
       onProgress: progress.onProgress,
       ...embeddingOptions(args, io.cwd),
       onEmbeddingRetry: (error, delayMs) => progress.note(retryNotice(error, delayMs)),
@@ -66,6 +72,8 @@ export const updateCommand: Command = {
           version: applied.version,
           previousVersion: applied.previousVersion,
           unchanged: applied.unchanged,
+          mode: applied.mode,
+          copyReason: applied.copyReason ?? null,
           nodesUpserted: applied.nodesUpserted,
           nodesDeleted: applied.nodesDeleted,
           edgesUpserted: applied.edgesUpserted,
@@ -95,6 +103,9 @@ export const updateCommand: Command = {
         `Updated ${directory} to version ${applied.version} (from ${applied.previousVersion}) in ${seconds} s`,
         `  nodes: ${applied.nodesUpserted} upserted, ${applied.nodesDeleted} deleted; edges: ${applied.edgesUpserted} upserted, ${applied.edgesDeleted} deleted${withNodes}`,
         `  index rows rewritten: ${applied.rowsRewritten} (${applied.embedded} embedded)`,
+        applied.mode === 'in-place'
+          ? '  graph: changed in place'
+          : `  graph: written as a changed copy (${applied.copyReason ?? 'the backend cannot change it in place'})`,
         ...[embeddingLine(applied.embedding)].filter((line) => line !== undefined),
         `  the store now holds ${applied.manifest.counts.nodes.toLocaleString('en-US')} nodes, ${applied.manifest.counts.edges.toLocaleString('en-US')} edges`,
       ].join('\n') + '\n',

@@ -3,12 +3,15 @@ import type {
   GraphBackendV1,
   GraphBuildInput,
   GraphBuildResult,
+  GraphInPlaceInput,
+  GraphInPlaceSession,
   GraphOpenOptions,
   GraphStoreV1,
   GraphUpdateInput,
 } from '@weft/spec';
 import { buildEmbeddedGraph } from './build-embedded-graph.ts';
 import { updateEmbeddedGraph } from './update-embedded-graph.ts';
+import { openEmbeddedGraphForUpdate } from './update-in-place.ts';
 import type { EmbeddedEngine } from './engine.ts';
 
 /** The folder of the graph inside a store directory. */
@@ -17,7 +20,8 @@ export const embeddedGraphFolder = 'graph';
 /**
  * The `GraphBackendV1` of an embedded Kùzu-API engine: `build` bulk-loads `<store>/graph/`, `open`
  * opens it through `open` (the engine package's store, read-only unless `readWrite`), `update` writes
- * a changed copy of it to `<directory>/graph/`.
+ * a changed copy of it to `<directory>/graph/`, and `updateInPlace` changes it where it is, in one
+ * engine transaction, when no one else has it open.
  */
 export function embeddedGraphBackend(
   engine: EmbeddedEngine,
@@ -53,6 +57,7 @@ export function embeddedGraphBackend(
         directory: join(input.directory, embeddedGraphFolder),
         schema: input.schema,
         changes: input.changes,
+        ...(input.version === undefined ? {} : { version: input.version }),
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
       });
       return {
@@ -63,6 +68,12 @@ export function embeddedGraphBackend(
         edgesByType: updated.edgesByType,
         timings: updated.timings,
       };
+    },
+    updateInPlace(input: GraphInPlaceInput): Promise<GraphInPlaceSession | undefined> {
+      const directory = isAbsolute(input.location)
+        ? input.location
+        : resolve(input.baseDirectory, input.location);
+      return openEmbeddedGraphForUpdate(engine, directory);
     },
     open(location, options = {}) {
       const directory = isAbsolute(location) ? location : resolve(options.baseDirectory ?? '.', location);

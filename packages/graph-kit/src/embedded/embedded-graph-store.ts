@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { assertReadOnlyCypher, toWeftError, WeftError } from '@weft/kit';
 import type {
   CypherParam,
@@ -60,6 +60,38 @@ const nodeColumns =
 const noTimeoutMs = 2_147_483_647;
 
 /**
+ * The databases this process has open, by path: how many read openers, and whether one is open
+ * for an in-place update. The engines lock a database file per process (POSIX locks), so a second
+ * opener in the same process is not refused by the engine: these are its locks within the process.
+ */
+const openInProcess = new Map<string, { readers: number; updating: boolean }>();
+
+function entry(path: string): { readers: number; updating: boolean } {
+  let found = openInProcess.get(path);
+  if (!found) {
+    found = { readers: 0, updating: false };
+    openInProcess.set(path, found);
+  }
+  return found;
+}
+
+function leave(path: string, update: boolean): void {
+  const found = openInProcess.get(path);
+  if (!found) return;
+  if (update) found.updating = false;
+  else found.readers = Math.max(0, found.readers - 1);
+  if (found.readers === 0 && !found.updating) openInProcess.delete(path);
+}
+
+/** The engine refused to open a database because another process holds its lock. */
+function lockRefused(error: unknown): boolean {
+  return /could not set lock|lock on file/i.test(error instanceof Error ? error.message : String(error));
+}
+
+/** How long an opener waits for an in-place update in this process to finish before failing. */
+const inProcessUpdateWaitMs = 600_000;
+
+/**
  * The Weft graph store on an embedded Kùzu-API engine (Kùzu, LadybugDB); the engine packages
  * subclass it (`KuzuGraphStore`, `LadybugGraphStore`). Read-only by default.
  */
@@ -78,6 +110,11 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
   private readonly nodeCache: NodeCache;
   private stats: Promise<GraphStats> | undefined;
   private closed = false;
+  /** Opened by `openForUpdate`: registered as the process's in-place updater of `path`. */
+  private forUpdate = false;
+  private _storeVersion: number | undefined;
+  /** More ids than `pointLookupLimit` fetched by point lookups (an update's store: `readMeta`). */
+  private pointLookupCeiling = 0;
 
   protected constructor(
     engine: EmbeddedEngine,
@@ -103,7 +140,9 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
 
   /**
    * Opens the graph in `directory` (or the database file itself) with `engine`; `create` makes the
-   * store object (the engine package's subclass).
+   * store object (the engine package's subclass). While this process has the graph open for an
+   * in-place update (`openForUpdate`), it waits for that to end. Another process's update holding
+   * the graph fails it with `WEFT_STORE_FAILED` whose `details.busy` is true.
    */
   protected static async openWith<T extends EmbeddedGraphStore>(
     engine: EmbeddedEngine,
@@ -111,12 +150,16 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     options: EmbeddedGraphStoreOptions,
     create: (path: string, db: EngineDatabase) => T,
   ): Promise<T> {
-    const path =
-      existsSync(directory) && statSync(directory).isDirectory()
-        ? join(directory, engine.databaseFileName)
-        : directory;
-    if (!existsSync(path))
-      throw new WeftError({ code: 'WEFT_NOT_FOUND', message: `no ${engine.label} graph at ${path}` });
+    const path = databasePath(engine, directory);
+    for (const started = performance.now(); openInProcess.get(path)?.updating; ) {
+      if (performance.now() - started > inProcessUpdateWaitMs)
+        throw new WeftError({
+          code: 'WEFT_STORE_FAILED',
+          message: `${path} is being updated in place by this process`,
+          details: { busy: true },
+        });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await engine.load();
     const db = engine.openDatabase(path, {
       readOnly: !options.readWrite,
@@ -126,24 +169,98 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
       await db.init();
     } catch (error) {
       await db.close().catch(() => undefined);
-      throw toWeftError(error, 'WEFT_STORE_FAILED', `cannot open the ${engine.label} graph at ${path}`);
+      throw new WeftError({
+        code: 'WEFT_STORE_FAILED',
+        message: `cannot open the ${engine.label} graph at ${path}: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+        ...(lockRefused(error) ? { details: { busy: true } } : {}),
+      });
     }
+    entry(path).readers++;
     const store = create(path, db);
     try {
-      const rows = await store.pool.query(
-        "MATCH (m:WeftMeta) WHERE m.key = 'schema' RETURN m.value AS value",
-        {},
-      );
-      const value = rows[0]?.value;
-      if (typeof value !== 'string')
-        throw new WeftError({ code: 'WEFT_STORE_FAILED', message: `${path} holds no Weft schema` });
-      store.schema = JSON.parse(value) as SkbSchema;
+      await store.readMeta();
       if (options.adjacency === 'open') await store.loadAdjacency();
     } catch (error) {
       await store.close();
       throw toWeftError(error, 'WEFT_STORE_FAILED', `cannot open the ${engine.label} graph at ${path}`);
     }
     return store;
+  }
+
+  /**
+   * Opens the graph read-write for an in-place update (`updateInPlace` of the backend): one
+   * connection, so that every read goes through the update's transaction, no node cache and no
+   * saved structures. Resolves to `undefined` when the graph is open elsewhere — in this process
+   * (any opener) or in another (the engine's lock) — as an update must not change it under readers.
+   */
+  static async openForUpdate(
+    engine: EmbeddedEngine,
+    directory: string,
+  ): Promise<EmbeddedGraphStore | undefined> {
+    const path = databasePath(engine, directory);
+    const here = openInProcess.get(path);
+    if (here && (here.readers > 0 || here.updating)) return undefined;
+    entry(path).updating = true;
+    await engine.load();
+    let db: EngineDatabase | undefined;
+    try {
+      db = engine.openDatabase(path, { readOnly: false, bufferPoolSize: 1 << 30 });
+      await db.init();
+    } catch (error) {
+      await db?.close().catch(() => undefined);
+      leave(path, true);
+      if (lockRefused(error)) return undefined;
+      throw toWeftError(
+        error,
+        'WEFT_STORE_FAILED',
+        `cannot open the ${engine.label} graph at ${path} for writing`,
+      );
+    }
+    const options: EmbeddedGraphStoreOptions = { connections: 1, nodeCacheSize: 0, persistDerived: false };
+    const store = new EmbeddedGraphStore(engine, path, db, options);
+    store.forUpdate = true;
+    try {
+      await store.readMeta();
+    } catch (error) {
+      await store.close();
+      throw toWeftError(error, 'WEFT_STORE_FAILED', `cannot open the ${engine.label} graph at ${path}`);
+    }
+    return store;
+  }
+
+  /** Reads the schema and the store version recorded in `WeftMeta`. */
+  private async readMeta(): Promise<void> {
+    const rows = await this.pool.query(
+      "MATCH (m:WeftMeta) WHERE m.key = 'schema' OR m.key = 'storeVersion' OR m.key = 'counts' RETURN m.key AS key, m.value AS value",
+      {},
+    );
+    const value = rows.find((row) => row.key === 'schema')?.value;
+    if (typeof value !== 'string')
+      throw new WeftError({ code: 'WEFT_STORE_FAILED', message: `${this.path} holds no Weft schema` });
+    this.schema = JSON.parse(value) as SkbSchema;
+    const version = Number(rows.find((row) => row.key === 'storeVersion')?.value);
+    this._storeVersion = Number.isInteger(version) ? version : undefined;
+    if (this.forUpdate) {
+      // An update reads many nodes before any adjacency is loaded: the count picks point lookups
+      // over a scan of the node table (`doGetNodes`), as the adjacency's count would.
+      const counts = rows.find((row) => row.key === 'counts')?.value;
+      const nodes =
+        typeof counts === 'string' ? Number((JSON.parse(counts) as { nodes?: unknown }).nodes) : NaN;
+      // Point lookups cost ~2 ms an id at 10^6 nodes on a loaded machine, a scan ~30 s: up to a
+      // fiftieth of the nodes are looked up (the adjacency's count makes it a four-hundredth).
+      if (Number.isFinite(nodes)) this.pointLookupCeiling = nodes / 50;
+    }
+  }
+
+  /** The store version recorded by the last update of this graph, when one recorded it. */
+  get storeVersion(): number | undefined {
+    return this._storeVersion;
+  }
+
+  /** @internal The connection pool (one connection for a store opened by `openForUpdate`). */
+  get connectionPool(): ConnectionPool {
+    return this.pool;
   }
 
   /** The in-memory adjacency (loaded once; see the README for why it sits beside Kùzu). */
@@ -190,7 +307,10 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     }
     // A batch costs about one table scan (~1.5 µs a node), a key lookup ~0.4–0.5 ms an id.
     const nodeCount = this.kept.loaded?.nodeCount ?? 0;
-    if (missing.length > 0 && missing.length <= Math.max(pointLookupLimit, nodeCount / 400)) {
+    if (
+      missing.length > 0 &&
+      missing.length <= Math.max(pointLookupLimit, nodeCount / 400, this.pointLookupCeiling)
+    ) {
       // Primary-key lookups (hash index, ~0.4 ms each) spread over the pool's connections: Kùzu
       // evaluates `id IN $list` by scanning the whole table (~200 ms on WordNet, seconds at 1M nodes).
       const workers = Math.min(this.pool.size, Math.ceil(missing.length / 4));
@@ -350,9 +470,24 @@ export class EmbeddedGraphStore implements GraphStoreV1 {
     this.closed = true;
     this.nodeCache.clear();
     await this.kept.settled();
-    await this.pool.close();
-    await this.db.close();
+    try {
+      await this.pool.close();
+      await this.db.close();
+    } finally {
+      leave(this.path, this.forUpdate);
+    }
   }
+}
+
+/** The database file of the graph in `directory` (or `directory` itself when it is the file). */
+function databasePath(engine: EmbeddedEngine, directory: string): string {
+  const path =
+    existsSync(directory) && statSync(directory).isDirectory()
+      ? join(directory, engine.databaseFileName)
+      : directory;
+  if (!existsSync(path))
+    throw new WeftError({ code: 'WEFT_NOT_FOUND', message: `no ${engine.label} graph at ${path}` });
+  return resolve(path);
 }
 
 /**

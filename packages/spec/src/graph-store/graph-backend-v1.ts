@@ -57,7 +57,51 @@ export interface GraphUpdateInput {
   readonly schema: SkbSchema;
   /** A change set validated against the graph at `location` (`readChangeSet` of `@weft/skb`). */
   readonly changes: SkbChangeSet;
+  /** The store version the changed graph records (`GraphStoreV1.storeVersion`), when given. */
+  readonly version?: number;
   readonly onProgress?: (phase: string, done: number) => void;
+}
+
+/** Where `updateInPlace` opens the graph: a `location` as `build` returned it. */
+export interface GraphInPlaceInput {
+  readonly location: string;
+  /** The store directory that relative locations are resolved against. */
+  readonly baseDirectory: string;
+}
+
+/** What `GraphInPlaceSession.apply` changes: a change set and the store version it makes. */
+export interface GraphInPlaceChanges {
+  readonly schema: SkbSchema;
+  /** A change set validated against the graph (`readChangeSet` of `@weft/skb`). */
+  readonly changes: SkbChangeSet;
+  /** The store version the graph records once committed (`GraphStoreV1.storeVersion`). */
+  readonly version: number;
+  /** The graph's counts before the change (the store manifest's); the result's are derived from them. */
+  readonly counts: Pick<GraphBuildResult, 'nodes' | 'edges' | 'nodesByType' | 'edgesByType'>;
+  readonly onProgress?: (phase: string, done: number) => void;
+}
+
+/**
+ * A graph opened for writing by `updateInPlace`: the only process (and the only opener in it) with
+ * the graph open until `close`. `apply` changes it in one engine transaction that nothing else sees
+ * until `commit`; a process killed before `commit` leaves the graph as it was, one killed after it
+ * the graph with the changes (the engine's write-ahead log).
+ */
+export interface GraphInPlaceSession {
+  /**
+   * Reads of the graph: before `apply` as it was, after `commit` with the changes. Not to be read
+   * between the two (Kùzu 0.11 reads edges created in an open transaction wrongly). Valid until
+   * `close`; its own `close` does nothing.
+   */
+  readonly graph: GraphStoreV1;
+  /** The store version the graph records (`GraphStoreV1.storeVersion`), before `apply`. */
+  readonly version: number | undefined;
+  /** Applies the changes in a transaction left open, and returns what the graph then holds. */
+  apply(input: GraphInPlaceChanges): Promise<GraphBuildResult>;
+  /** Commits the transaction: from here a kill leaves the changed graph. */
+  commit(): Promise<void>;
+  /** Rolls back what was not committed and closes the graph (an embedded engine checkpoints). */
+  close(): Promise<void>;
 }
 
 export interface GraphOpenOptions {
@@ -97,4 +141,12 @@ export interface GraphBackendV1 {
    * store in place (`weft update` refuses; `weft ingest` rebuilds it).
    */
   update?(input: GraphUpdateInput): Promise<GraphBuildResult>;
+  /**
+   * Optional: opens the graph at `input.location` to be changed where it is, in the engine's own
+   * transaction (`GraphInPlaceSession`), so that an update writes only what changes. Resolves to
+   * `undefined` when that cannot be done now — another process or opener has the graph open (its
+   * readers must keep answering) — and the caller then uses `update`. A backend without it always
+   * updates by `update`.
+   */
+  updateInPlace?(input: GraphInPlaceInput): Promise<GraphInPlaceSession | undefined>;
 }

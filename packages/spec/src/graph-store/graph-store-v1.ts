@@ -101,6 +101,12 @@ export interface GraphStoreV1 {
   readonly provider: string;
   /** Whether `doCypher` is available. */
   readonly supportsCypher: boolean;
+  /**
+   * Optional: the store version this graph was last changed to by an update
+   * (`GraphBackendV1.updateInPlace` or `update`); absent when no update recorded one. A store
+   * compares it with its manifest's to tell a graph changed in place apart from the one it names.
+   */
+  readonly storeVersion?: number | undefined;
 
   doGetSchema(): Promise<SkbSchema>;
   /** Nodes in the order of `ids`; `undefined` where an id is unknown. */
