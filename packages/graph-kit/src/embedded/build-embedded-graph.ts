@@ -6,6 +6,7 @@ import { CsvFileWriter } from '../csv-file-writer.ts';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from './engine.ts';
 import { aliasSeparator, edgeTableDdl, metaTableDdl, nodeTableDdl } from './mapping.ts';
 import { run } from './query.ts';
+import { phaseTimer } from './update-helpers.ts';
 
 export type BuildPhase = 'write-nodes' | 'write-edges' | 'copy-nodes' | 'copy-edges' | 'checkpoint';
 
@@ -49,13 +50,7 @@ export async function buildEmbeddedGraph(
   const path = join(options.directory, engine.databaseFileName);
   const scratch = options.scratchDirectory ?? (await mkdtemp(join(options.directory, '.csv-')));
   await mkdir(scratch, { recursive: true });
-  const timings: Record<string, number> = {};
-  let started = performance.now();
-  const lap = (name: string) => {
-    const now = performance.now();
-    timings[name] = Math.round(now - started) / 1000;
-    started = now;
-  };
+  const { timings, lap } = phaseTimer();
   const nodesByType: Record<string, number> = {};
   const edgesByType: Record<string, number> = {};
   let nodes = 0;

@@ -10,6 +10,7 @@ import { adjacencyFileName, nameIndexFileName } from '../kept-structures.ts';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from './engine.ts';
 import { aliasSeparator, edgeTableDdl, metaTableDdl, nodeTableDdl } from './mapping.ts';
 import { drain, run } from './query.ts';
+import { edgeKey, phaseTimer } from './update-helpers.ts';
 
 export interface UpdateEmbeddedGraphOptions {
   /** The graph folder to start from (as `buildEmbeddedGraph` wrote it); never written to. */
@@ -57,9 +58,6 @@ const statements = {
 /** Rows per execution of a batched statement. */
 const batchRows = 5_000;
 
-const edgeKey = (edge: Readonly<Record<string, unknown>> | SkbEdge) =>
-  `${String(edge.src)}\u0000${String(edge.type)}\u0000${String(edge.dst)}`;
-
 /**
  * Applies a change set to a copy of an embedded graph: the database is copied to `directory`
  * (copy-on-write where the file system can), changed there in one transaction (deletions, then node
@@ -70,13 +68,7 @@ export async function updateEmbeddedGraph(
   engine: EmbeddedEngine,
   options: UpdateEmbeddedGraphOptions,
 ): Promise<EmbeddedGraphBuild> {
-  const timings: Record<string, number> = {};
-  let started = performance.now();
-  const lap = (name: string) => {
-    const now = performance.now();
-    timings[name] = Math.round(now - started) / 1000;
-    started = now;
-  };
+  const { timings, lap } = phaseTimer();
   await mkdir(options.directory, { recursive: true });
   const path = join(options.directory, engine.databaseFileName);
   const sourceBytes = (await stat(join(options.source, engine.databaseFileName))).size;

@@ -15,6 +15,7 @@ import type { EmbeddedEngine, EngineValue } from './engine.ts';
 import { aliasSeparator } from './mapping.ts';
 import { run } from './query.ts';
 import { compactionFactor, compactSizeFileName, readCompactBytes } from './update-embedded-graph.ts';
+import { edgeKey, phaseTimer } from './update-helpers.ts';
 
 /** Rows per execution of a batched statement. */
 const batchRows = 5_000;
@@ -60,9 +61,6 @@ const statements = {
  * follows where a group is capped, docs/skb-format.md).
  */
 const recreateMaxEdges = 5_000;
-
-const edgeKey = (edge: Readonly<Record<string, unknown>> | SkbEdge) =>
-  `${String(edge.src)}\u0000${String(edge.type)}\u0000${String(edge.dst)}`;
 
 /**
  * `updateInPlace` of an embedded Kùzu-API backend: the graph database opened read-write, or
@@ -129,13 +127,7 @@ export async function openEmbeddedGraphForUpdate(
           code: 'WEFT_STORE_FAILED',
           message: 'an in-place session applies one change set',
         });
-      const timings: Record<string, number> = {};
-      let started = performance.now();
-      const lap = (name: string) => {
-        const now = performance.now();
-        timings[name] = Math.round(now - started) / 1000;
-        started = now;
-      };
+      const { timings, lap } = phaseTimer();
       const { changes } = input;
       try {
         // Everything is read before the transaction: Kùzu 0.11 reads edges created in an open
