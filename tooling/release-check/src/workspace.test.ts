@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,5 +81,31 @@ describe('workspacePackages', () => {
       if (!manifest.files?.includes('CHANGELOG.md')) problems.push(`${pkg.name}: "files" lacks CHANGELOG.md`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it("declares every @weft package a published package's code imports (the published check finds it only after a build)", async () => {
+    const problems: string[] = [];
+    for (const pkg of await workspacePackages(root)) {
+      if (pkg.private) continue;
+      const manifest = JSON.parse(await readFile(path.join(pkg.directory, 'package.json'), 'utf8')) as {
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+      };
+      const declared = new Set([
+        pkg.name,
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {}),
+      ]);
+      const files = (await readdir(path.join(pkg.directory, 'src'), { recursive: true })).filter(
+        (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !/(^|\/)(bench|testing)\//.test(file),
+      );
+      for (const file of files) {
+        const text = await readFile(path.join(pkg.directory, 'src', file), 'utf8');
+        for (const [, name] of text.matchAll(/from '(@weft\/[a-z0-9-]+)/g))
+          if (!declared.has(name!))
+            problems.push(`${pkg.name}: src/${file} imports ${name}, not a dependency`);
+      }
+    }
+    expect([...new Set(problems)]).toEqual([]);
   });
 });
