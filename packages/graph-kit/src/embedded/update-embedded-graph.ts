@@ -10,7 +10,7 @@ import { adjacencyFileName, nameIndexFileName } from '../kept-structures.ts';
 import type { EmbeddedEngine, EngineConnection, EngineDatabase } from './engine.ts';
 import { aliasSeparator, edgeTableDdl, metaTableDdl, nodeTableDdl } from './mapping.ts';
 import { drain, run } from './query.ts';
-import { edgeKey, phaseTimer } from './update-helpers.ts';
+import { edgeKey, nodeRow, phaseTimer } from './update-helpers.ts';
 
 export interface UpdateEmbeddedGraphOptions {
   /** The graph folder to start from (as `buildEmbeddedGraph` wrote it); never written to. */
@@ -153,14 +153,7 @@ export async function updateEmbeddedGraph(
     );
     await batched('deleteNodes', 'ids', changes.deleteNodes);
     lap('delete');
-    const nodeRows = changes.nodes.map((node) => ({
-      id: node.id,
-      type: node.type,
-      name: node.name,
-      text: node.text,
-      aliases: (node.aliases ?? []).join(aliasSeparator),
-      props: node.props && Object.keys(node.props).length > 0 ? JSON.stringify(node.props) : '',
-    }));
+    const nodeRows = changes.nodes.map(nodeRow);
     for (const [i, row] of nodeRows.filter((row) => existing.has(row.id)).entries()) {
       await execute('updateNode', row);
       if ((i + 1) % 1000 === 0) options.onProgress?.('updateNode', i + 1);

@@ -1,4 +1,5 @@
-import type { SkbEdge } from '@weft/spec';
+import type { SkbEdge, SkbNode } from '@weft/spec';
+import { aliasSeparator } from './mapping.ts';
 
 /** An edge's identity (source, type, target), for a row the engine returned or one of a change set. */
 export const edgeKey = (edge: Readonly<Record<string, unknown>> | SkbEdge): string =>
@@ -15,5 +16,19 @@ export function phaseTimer(): { readonly timings: Record<string, number>; lap(na
       timings[name] = Math.round(now - started) / 1000;
       started = now;
     },
+  };
+}
+
+/** A node as the columns an update writes: aliases joined, props as JSON or ''. */
+export function nodeRow(
+  node: SkbNode,
+): Record<'id' | 'type' | 'name' | 'text' | 'aliases' | 'props', string> {
+  return {
+    id: node.id,
+    type: node.type,
+    name: node.name,
+    text: node.text,
+    aliases: (node.aliases ?? []).join(aliasSeparator),
+    props: node.props && Object.keys(node.props).length > 0 ? JSON.stringify(node.props) : '',
   };
 }

@@ -15,7 +15,7 @@ import type { EmbeddedEngine, EngineValue } from './engine.ts';
 import { aliasSeparator } from './mapping.ts';
 import { run } from './query.ts';
 import { compactionFactor, compactSizeFileName, readCompactBytes } from './update-embedded-graph.ts';
-import { edgeKey, phaseTimer } from './update-helpers.ts';
+import { edgeKey, nodeRow, phaseTimer } from './update-helpers.ts';
 
 /** Rows per execution of a batched statement. */
 const batchRows = 5_000;
@@ -305,18 +305,6 @@ function changedColumns(before: SkbNode, node: SkbNode): NodeColumn[] {
   const old = nodeRow(before);
   const row = nodeRow(node);
   return (Object.keys(nodeColumns) as NodeColumn[]).filter((column) => old[column] !== row[column]);
-}
-
-/** A node as the columns an update writes (aliases joined, props as JSON or ''). */
-function nodeRow(node: SkbNode): Record<NodeColumn | 'id', string> {
-  return {
-    id: node.id,
-    type: node.type,
-    name: node.name,
-    text: node.text,
-    aliases: (node.aliases ?? []).join(aliasSeparator),
-    props: node.props && Object.keys(node.props).length > 0 ? JSON.stringify(node.props) : '',
-  };
 }
 
 /** `counts` with `before` taken out and `after` put in, types left at 0 dropped. */
