@@ -15,12 +15,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openBundle } from '@weft/skb';
 import type { SkbEdge, SkbNode } from '@weft/spec';
+import { directoryBytes } from '@weft/store';
 import { repositoryRoot } from '../src/commands/demo.ts';
 
 const { values } = parseArgs({
@@ -43,22 +44,6 @@ const weft = path.join(repositoryRoot(), 'weft');
 const run = (args: string[]) =>
   execFileSync(weft, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
 const jsonl = (records: readonly unknown[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('');
-
-/** Allocated bytes of every file under `folder`, hard links counted once; `within` adds per subfolder. */
-async function diskBytes(folder: string, seen = new Set<number>()): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
-    const child = path.join(folder, entry.name);
-    if (entry.isDirectory()) total += await diskBytes(child, seen);
-    else if (entry.isFile()) {
-      const info = await stat(child);
-      if (seen.has(info.ino)) continue;
-      seen.add(info.ino);
-      total += info.blocks * 512;
-    }
-  }
-  return total;
-}
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
@@ -123,7 +108,7 @@ if (!existsSync(path.join(store, 'store.json'))) {
 const pool = await sampleNodes(2_000);
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'weft-update-small-'));
 try {
-  const storeBytes = await diskBytes(store);
+  const storeBytes = await directoryBytes(store, { allocated: true });
   const manifest = JSON.parse(run(['info', '--db', store, '--json'])) as { storeVersion?: number };
   console.log(
     `update-small store ${store}: ${mib(storeBytes)} on disk at version ${manifest.storeVersion ?? 0}; ${values.copy ? 'copying updates (--copy)' : 'default updates'}`,
@@ -148,7 +133,7 @@ try {
       timings: Record<string, number>;
     };
     const wall = (performance.now() - started) / 1000;
-    const now = await diskBytes(store);
+    const now = await directoryBytes(store, { allocated: true });
     console.log(
       `update-small round ${round}: version ${applied.version}, ${applied.nodesUpserted} upserts, ${applied.nodesDeleted} deletion, ${applied.edgesUpserted} edges; ${applied.mode}${applied.copyReason ? ` (${applied.copyReason})` : ''}; ${applied.seconds} s (${wall.toFixed(1)} s with process start); ${applied.rowsRewritten} index rows; store ${mib(now)}: +${mib(now - previous)} this update (${((100 * (now - previous)) / previous).toFixed(2)} %), +${((100 * (now - storeBytes)) / storeBytes).toFixed(2)} % since the first; phases ${JSON.stringify(applied.timings)}`,
     );

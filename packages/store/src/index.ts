@@ -48,7 +48,7 @@ export {
   staleArtifactsWarning,
 } from './artifact-freshness.ts';
 export { artifactsDirectory, replaceArtifacts } from './replace-artifacts.ts';
-export { type ArtifactInfo, type StoreInfo, storeInfo } from './store-info.ts';
+export { type ArtifactInfo, directoryBytes, type StoreInfo, storeInfo } from './store-info.ts';
 export { manifestFileName, readManifest } from './store-directory.ts';
 export { storeVersion, versionsFolder } from './store-versions.ts';
 export { type BuildIndexesOptions, buildIndexes, openIndexes } from './store-indexes.ts';

@@ -44,18 +44,24 @@ export interface StoreInfo {
 /**
  * Bytes on disk under `directory`, each file counted once however many hard links it has (by device
  * and inode): an update that links unchanged files into the new version does not double the size.
+ * `allocated`: the blocks the file system holds for each file instead of its length (what a
+ * database file that grows in place or has holes really costs).
  */
-export async function directoryBytes(directory: string, seen: Set<string> = new Set()): Promise<number> {
+export async function directoryBytes(
+  directory: string,
+  options: { readonly allocated?: boolean } = {},
+  seen: Set<string> = new Set(),
+): Promise<number> {
   let total = 0;
   for (const entry of await readdir(directory, { withFileTypes: true })) {
     const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) total += await directoryBytes(full, seen);
+    if (entry.isDirectory()) total += await directoryBytes(full, options, seen);
     else if (entry.isFile()) {
       const info = await stat(full, { bigint: true });
       const key = `${info.dev}:${info.ino}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      total += Number(info.size);
+      total += Number(options.allocated ? info.blocks * 512n : info.size);
     }
   }
   return total;

@@ -2,11 +2,18 @@
 // changes the Kùzu graph in place, in one transaction, and its new version holds only the LanceDB
 // table; with a reader holding it, the update writes a changed copy as before.
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStack } from '@weft/stacks';
-import { applyChanges, buildStore, type OpenedStore, openStore, versionsFolder } from '@weft/store';
+import {
+  applyChanges,
+  buildStore,
+  directoryBytes,
+  type OpenedStore,
+  openStore,
+  versionsFolder,
+} from '@weft/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ChangeSetFixture,
@@ -21,22 +28,6 @@ async function rankings(store: OpenedStore, stack: string, queries: readonly str
   for (const query of queries)
     out.push(comparableRanking((await retriever.doRetrieve({ query, limit: 20 })).ranking, 20));
   return out;
-}
-
-/** Bytes of every file under `path` (hard links counted once, as the disk holds them). */
-async function diskBytes(path: string, seen = new Set<number>()): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(path, { withFileTypes: true })) {
-    const child = join(path, entry.name);
-    if (entry.isDirectory()) total += await diskBytes(child, seen);
-    else if (entry.isFile()) {
-      const info = await stat(child);
-      if (seen.has(info.ino)) continue;
-      seen.add(info.ino);
-      total += info.blocks * 512;
-    }
-  }
-  return total;
 }
 
 describe('weft update in place', () => {
@@ -117,12 +108,12 @@ describe('weft update in place', () => {
     const copied = join(root, 'growth-copy');
     await cp(template, inPlace, { recursive: true });
     await cp(template, copied, { recursive: true });
-    const base = await diskBytes(template);
-    const graphBytes = await diskBytes(join(template, 'graph'));
+    const base = await directoryBytes(template, { allocated: true });
+    const graphBytes = await directoryBytes(join(template, 'graph'), { allocated: true });
     expect((await applyChanges(inPlace, fixture.changes)).mode).toBe('in-place');
     expect((await applyChanges(copied, fixture.changes, { inPlace: false })).mode).toBe('copy');
-    const grownInPlace = (await diskBytes(inPlace)) - base;
-    const grownByCopy = (await diskBytes(copied)) - base;
+    const grownInPlace = (await directoryBytes(inPlace, { allocated: true })) - base;
+    const grownByCopy = (await directoryBytes(copied, { allocated: true })) - base;
     console.log(
       `update of ${fixture.changes}: store ${base} bytes (graph ${graphBytes}); grown ${grownInPlace} in place, ${grownByCopy} by copy`,
     );
