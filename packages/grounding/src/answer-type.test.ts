@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { answerType } from './answer-type.ts';
+import { answerTypes } from './answer-type.ts';
+
+const answerType = (question: string, nodeTypes: readonly string[]) => {
+  const asked = answerTypes(question, nodeTypes);
+  return asked.length === 1 ? asked[0] : undefined;
+};
 
 const types = ['pokemon', 'move', 'ability', 'egg_group', 'type'];
 
@@ -45,5 +50,30 @@ describe('answerType', () => {
     expect(answerType('tool inserted into a shell pipe to watch the data flowing through it', types)).toBe(
       undefined,
     );
+  });
+
+  it('reads a family of types from a head that names it: `adj.` types for "which adjective"', () => {
+    const lexical = [
+      'adj.all',
+      'adj.pert',
+      'adv.all',
+      'noun.person',
+      'noun.body',
+      'verb.motion',
+      'verb.body',
+    ];
+    expect(
+      answerTypes('Which adjective close in meaning to cold describes a pleasant cold?', lexical),
+    ).toEqual(['adj.all', 'adj.pert']);
+    expect(answerTypes('Which verbs mean walking in a relaxed way?', lexical)).toEqual([
+      'verb.motion',
+      'verb.body',
+    ]);
+    expect(answerTypes('Which adverb means quickly?', lexical)).toEqual(['adv.all']);
+    // A type of its own is read before any family; a head that names neither gives none.
+    expect(answerTypes('Which noun person was a president?', lexical)).toEqual(['noun.person']);
+    expect(answerTypes('Which word means happy?', lexical)).toEqual([]);
+    // Names without families (no shared first segment) read as before.
+    expect(answerTypes('Which abilities do Fairy Pokémon have?', types)).toEqual(['ability']);
   });
 });

@@ -46,7 +46,8 @@ const whPhrase =
   /\b(?:which|what)\s+(?:(?:kinds?|sorts?|types?)\s+of\s+|of\s+(?:its|their|the|his|her|these|those)\s+)?/giu;
 
 /**
- * The node type a question asks for, when its words say so: the noun phrase right after "which" or
+ * The node types a question asks for, when its words say so (one type, the types of a family the
+ * words name, or none): the noun phrase right after "which" or
  * "what", or after one descriptive word ("which *hidden* ability", not "what *does* Pikachu learn"),
  * as in "Which moves of …", "which of its abilities …"; or, in a question without one, its first
  * noun phrase ("Fairy-type Pokémon with …", "Multi-hit moves known by …"), or what that phrase's
@@ -56,7 +57,7 @@ const whPhrase =
  * type ("The ancient bug Pokémon: which cartridge …") gives none: the first phrase of such a question
  * names what it builds on, not what it asks for.
  */
-export function answerType(question: string, nodeTypes: readonly string[]): string | undefined {
+export function answerTypes(question: string, nodeTypes: readonly string[]): string[] {
   const types = typeWords(nodeTypes, fold);
   const phrases = nounPhrases(question);
   let asked = false;
@@ -68,12 +69,38 @@ export function answerType(question: string, nodeTypes: readonly string[]): stri
     if (phrase.words.length === 1 && /^ones?$/iu.test(phrase.words[0]!.text)) continue;
     asked = true;
     const type = nearestType(phrase, types);
-    if (type) return type;
+    if (type) return [type];
+    const family = familyOf(phrase, nodeTypes);
+    if (family.length) return family;
   }
-  if (asked) return undefined;
+  if (asked) return [];
   // "both Pokémon's HP": the owner of a possessive is not what is asked for; what it owns may be.
   const owned = phrases.find((p) => !/^['’]s\b/u.test(question.slice(p.end)));
-  return owned && typeOfWords(owned.words, types, fold);
+  const type = owned && typeOfWords(owned.words, types, fold);
+  return type ? [type] : [];
+}
+
+/**
+ * The types of the family the phrase's head names, for type names written as `family.member`
+ * (`adj.all`, `adj.pert`, `verb.motion`): "which adjective" asks for every `adj.` type, "which
+ * verbs" for every `verb.` type, "which adverb" for `adv.all`. The head names a family when it is its
+ * first segment or begins with it (`adj` → "adjective"). (Members — "which person" for
+ * `noun.person` — moved WordNet hybrid train −1 and val +1 question: not read.)
+ */
+function familyOf(phrase: NounPhrase, nodeTypes: readonly string[]): string[] {
+  const members = new Map<string, string[]>();
+  for (const type of nodeTypes) {
+    const [first, ...rest] = fold(type).split(/[.:/]/);
+    if (!first || rest.length === 0) continue;
+    (members.get(first) ?? members.set(first, []).get(first)!).push(type);
+  }
+  const head = fold(phrase.words.at(-1)?.text ?? '');
+  for (const word of [head, ...singularForms(head)]) {
+    for (const [family, types] of members) {
+      if (word === family || (family.length >= 3 && word.startsWith(family))) return types;
+    }
+  }
+  return [];
 }
 
 /** The phrase's head, else the nearest word before it that spells a type ("abilities" in "abilities powers"). */

@@ -1,4 +1,4 @@
-export { answerType } from './answer-type.ts';
+export { answerTypes } from './answer-type.ts';
 export {
   type GroundedCandidate,
   type GroundedMention,
@@ -10,4 +10,4 @@ export { type GroundMentionOptions, groundMention } from './ground-mention.ts';
 export { describedAnchors, groundingAnchors, mentionFor } from './grounding-anchors.ts';
 export { type GroundingFeature, groundingFeatures, groundingWeights } from './grounding-weights.ts';
 export { type NamedRelation, namedRelations } from './relation-prior.ts';
-export { contentWords, type QuerySpan, querySpans, singularForms } from './query-spans.ts';
+export { contentWords, isFunctionWord, type QuerySpan, querySpans, singularForms } from './query-spans.ts';

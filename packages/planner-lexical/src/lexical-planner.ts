@@ -9,7 +9,7 @@ import {
   relationLabel as writeRelation,
   sigmoid,
 } from '@weft/kit';
-import { answerType, describedAnchors, groundQuestion, namedRelations } from '@weft/grounding';
+import { answerTypes, describedAnchors, groundQuestion, namedRelations } from '@weft/grounding';
 import { contentWords, linkMentions, type Mention, mentionAnchors } from '@weft/linker';
 import type { Anchor, Plan, PlannerV1, PlanOptions, PlanPath, RetrievalContext } from '@weft/spec';
 import { mentionRow } from './mention-model.ts';
@@ -78,7 +78,7 @@ export interface LexicalPlannerOptions {
 /**
  * Plans from the query's words alone: the mentions that name graph nodes (anchors, with their
  * specificity as confidence), the node type the question asks for when its words name one ("which
- * moves …": `@weft/grounding`'s `answerType`) and, once `trainLexicalPlanner` has fitted it on the
+ * moves …": `@weft/grounding`'s `answerTypes`) and, once `trainLexicalPlanner` has fitted it on the
  * KB's own queries, which node types are asked for otherwise and which relations lead from each
  * mention to the answers (one-hop paths with calibrated probabilities). Untrained, it plans anchors
  * and the asked type only: no path.
@@ -128,14 +128,17 @@ export class LexicalPlanner implements PlannerV1 {
       !relationProbabilities && fromNames
         ? relationsByName(query, context, fromNames === true ? undefined : fromNames.minScore)
         : undefined;
-    // A type the question's words ask for ("which moves …") is surer than one learned from words.
-    const asked = answerType(
-      query,
-      context.schema.nodeTypes.map((t) => t.name),
+    // Types the question's words ask for ("which moves …", "which adjective …") are surer than ones
+    // learned from words.
+    const asked = new Set(
+      answerTypes(
+        query,
+        context.schema.nodeTypes.map((t) => t.name),
+      ).filter((type) => targets.includes(type)),
     );
     const typeScore =
-      asked !== undefined && targets.includes(asked)
-        ? (type: string) => Number(type === asked)
+      asked.size > 0
+        ? (type: string) => Number(asked.has(type))
         : typeProbabilities && ((type: string) => typeProbabilities.get(type) ?? 0);
     const targetTypes = typeScore
       ? targets

@@ -320,3 +320,68 @@ describe("checking a model's plan against the graph", () => {
     expect(warnings).toEqual([expect.stringContaining("the model's plan was not trusted")]);
   });
 });
+
+/** Two senses of "knee": the joint (part of the leg, with parts of its own) and the part of a trouser leg. */
+const knees: InMemorySkb = {
+  schema: {
+    name: 'knees',
+    version: 1,
+    nodeTypes: [{ name: 'synset', description: 'a sense' }],
+    edgeTypes: [
+      {
+        name: 'part_meronym',
+        from: 'synset',
+        to: 'synset',
+        description: 'dst is a part of src (src is the whole)',
+      },
+      { name: 'hypernym', from: 'synset', to: 'synset', description: 'src is a kind of dst' },
+    ],
+  },
+  nodes: [
+    node('joint', 'knee', 'hinge joint in the human leg'),
+    node('cloth', 'knee', 'the part of a trouser leg that covers the knee'),
+    node('leg', 'leg', 'a human limb'),
+    node('trouser-leg', 'trouser leg', 'one of the two parts of trousers'),
+    node('patella', 'patella', 'a small flat bone in front of the knee'),
+    node('meniscus', 'meniscus', 'a disk of cartilage in the knee'),
+    node('hinge', 'hinge joint', 'a joint that moves in one plane'),
+    node('covering', 'covering', 'an artifact that covers something'),
+  ],
+  edges: [
+    { src: 'leg', type: 'part_meronym', dst: 'joint' },
+    { src: 'joint', type: 'part_meronym', dst: 'patella' },
+    { src: 'joint', type: 'part_meronym', dst: 'meniscus' },
+    { src: 'joint', type: 'hypernym', dst: 'hinge' },
+    { src: 'trouser-leg', type: 'part_meronym', dst: 'cloth' },
+    { src: 'cloth', type: 'hypernym', dst: 'covering' },
+  ],
+};
+
+/** "knee" as a linker might read it: the trouser leg's knee first (its gloss says "part"). */
+const knee: Anchor = {
+  mention: 'knee',
+  confidence: 0.5,
+  candidates: [
+    { id: 'cloth', score: 1, type: 'synset' },
+    { id: 'joint', score: 0.85, type: 'synset' },
+  ],
+};
+
+describe('searchQueryGraphs: word order and the common sense', () => {
+  const kneeContext = (): RetrievalContext => ({
+    schema: knees.schema,
+    graph: new InMemoryGraphStore(knees),
+    text: new InMemoryTextIndex(knees.nodes),
+  });
+
+  it('follows the relation the way the question reads it, from the sense the KB says most about', async () => {
+    const whole = await searchQueryGraphs('what is a knee part of?', [knee], kneeContext());
+    expect(whole.graphs[0]).toMatchObject({ node: 'joint', edgeType: 'part_meronym', direction: 'in' });
+    expect(whole.graphs[0]!.endpoints.map((e) => e.id)).toEqual(['leg']);
+    const parts = await searchQueryGraphs('the parts of a knee', [knee], kneeContext());
+    expect(parts.graphs[0]).toMatchObject({ node: 'joint', edgeType: 'part_meronym', direction: 'out' });
+    // Read the other way, the relation words do not count for the reading.
+    const against = parts.graphs.find((g) => g.edgeType === 'part_meronym' && g.direction === 'in');
+    expect(against?.evidence.relationWords ?? 0).toBe(0);
+  });
+});

@@ -105,12 +105,19 @@ export async function searchQueryGraphs(
     limitPerSeed: options.limitPerNode ?? 2000,
     ...signal,
   });
+  // How many edges each sense has: of a mention's senses, the one a reader means is most often the
+  // one the KB says most about (the knee of the leg has 7 edges, the knee of a trouser leg 2).
+  const degree = new Map<string, number>();
+  for (const n of neighbours) if (n.node !== n.seed) degree.set(n.seed, (degree.get(n.seed) ?? 0) + 1);
+  const commonness = senseCommonness(seeds, degree);
   const groups = new Map<string, Group>();
   for (const n of neighbours) {
     if (n.node === n.seed || (targetSet && !targetSet.has(n.nodeType))) continue;
     // A node two mentions link (two spellings of one name) reads as one reading, at its better link.
     const owners = seeds.get(n.seed) ?? [];
-    const { anchor, link } = owners.reduce((a, b) => (b.link > a.link ? b : a), owners[0]!);
+    const { anchor, link } = owners
+      .map((owner) => ({ anchor: owner.anchor, link: owner.link * commonness(owner.anchor, n.seed) }))
+      .reduce((a, b) => (b.link > a.link ? b : a));
     const key = `${n.seed}\u0000${n.edgeType}\u0000${n.direction}`;
     let group = groups.get(key);
     if (!group) {
@@ -206,7 +213,10 @@ export async function searchQueryGraphs(
       .map((id) => ({ id, text: scores ? (scores.get(id) ?? 0) : 1 }))
       .sort((a, b) => b.text - a.text || a.id.localeCompare(b.id));
     const fit = Math.min(1, endpoints[0]?.text ?? 0);
-    const words = relationScores.get(group.edgeType) ?? 0;
+    // Relation words read the other way round ("what is a knee part of?" read as the knee's parts)
+    // do not count for this reading.
+    const order = vocabulary.direction(query, anchors[group.anchor]!.mention, group.edgeType);
+    const words = order && order !== group.direction ? 0 : (relationScores.get(group.edgeType) ?? 0);
     const answerType = [...group.types].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
     return {
       group,
@@ -247,6 +257,23 @@ export async function searchQueryGraphs(
     })),
     textOnly: textOnlyRaw / total,
   };
+}
+
+/**
+ * A sense's commonness among its mention's senses, in (0, 1]: (1 + ln(1 + edges)) relative to the
+ * mention's best-connected sense — the popularity prior of entity linking, read from the graph.
+ * Chosen on everyday WordNet val (gold reading's answers first 19 → 22 of 30 with power 0.5, 1 or 2).
+ */
+function senseCommonness(
+  seeds: ReadonlyMap<string, readonly { anchor: number }[]>,
+  degree: ReadonlyMap<string, number>,
+): (anchor: number, node: string) => number {
+  const weight = (node: string) => 1 + Math.log1p(degree.get(node) ?? 0);
+  const best = new Map<number, number>();
+  for (const [node, owners] of seeds) {
+    for (const { anchor } of owners) best.set(anchor, Math.max(best.get(anchor) ?? 0, weight(node)));
+  }
+  return (anchor, node) => weight(node) / (best.get(anchor) ?? weight(node));
 }
 
 /** One vocabulary per schema: the schema of a store does not change while it is open. */
