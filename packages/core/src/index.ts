@@ -9,7 +9,7 @@ export {
 } from '@weft/kit';
 export { LlmMeter, type LlmUsage } from './llm/llm-meter.ts';
 export { meterEmbeddingModel } from './llm/meter-embedding-model.ts';
-export { activeMeters, withMeters } from './llm/meter-scope.ts';
+export { withMeters } from './llm/meter-scope.ts';
 export {
   type MeteringMiddlewareOptions,
   meteringMiddleware,

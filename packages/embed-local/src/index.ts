@@ -4,7 +4,6 @@ export {
   type CreateEmbeddingModelOptions,
   createEmbeddingModel,
   type EmbedderSpec,
-  embedderSpecSyntax,
   parseEmbedderSpec,
 } from './embedder-spec.ts';
 export {

@@ -25,7 +25,7 @@ export { oracleAnchors, type PlanTransform, replaceAnchors, withPlanTransform } 
 export { type GoldPlanInput, oraclePlans } from './oracle-plans.ts';
 export { formatPercent } from './format-percent.ts';
 export { type PairedBootstrapOptions, type PairedDifference, pairedBootstrap } from './paired-bootstrap.ts';
-export { meanMetricsPercent, metricNames, type QueryMetrics, rankingMetrics } from './ranking-metrics.ts';
+export { type QueryMetrics, rankingMetrics } from './ranking-metrics.ts';
 export { listQuerySets, readQuerySet } from './read-query-set.ts';
 export {
   type SynthesizedQueries,

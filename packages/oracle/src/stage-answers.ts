@@ -1,3 +1,4 @@
+import { edgeTypeWords } from '@weft/kit';
 import type { GoldPlan } from './gold-plans.ts';
 
 /**
@@ -231,9 +232,6 @@ export function triedRoutes(
   return { gold, text };
 }
 
-/** Words of an edge type as a sentence writes them (`has_type` → `has type`). */
-const relationWords = (edgeType: string) => edgeType.replace(/[_-]+/g, ' ').trim();
-
 /**
  * A document triple of KAR's prompt (`- "<head>" ("<doc>") —<relation>→ "<tail>" ("<doc>")`): the
  * names and the relation.
@@ -264,11 +262,11 @@ export function promptTriples(prompt: string): { head: string; relation: string;
 export function expandAnswer(prompt: string, plan: GoldPlan): string {
   const anchors = new Map(plan.anchors.map((a) => [fold(a.name), a]));
   const relations = new Set(
-    plan.paths.flatMap((p) => (p.hops[0] ? [relationWords(p.hops[0].edgeType)] : [])),
+    plan.paths.flatMap((p) => (p.hops[0] ? [edgeTypeWords(p.hops[0].edgeType)] : [])),
   );
   const fitting: string[] = [];
   for (const triple of promptTriples(prompt)) {
-    if (!relations.has(relationWords(triple.relation))) continue;
+    if (!relations.has(edgeTypeWords(triple.relation))) continue;
     const other = anchors.has(fold(triple.head))
       ? triple.tail
       : anchors.has(fold(triple.tail))

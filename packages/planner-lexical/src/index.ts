@@ -3,7 +3,6 @@ export {
   lexicalPlannerArtifact,
   type LexicalPlannerModel,
   type LexicalPlannerOptions,
-  noRelation,
   relationLabel,
 } from './lexical-planner.ts';
 export {

@@ -1,5 +1,5 @@
 // Rewrites the stack tables of README.md and packages/stacks/README.md from the listing of the
-// built-in stacks (src/builtin-stacks.ts); src/stack-table.test.ts fails while they differ.
+// built-in stacks (src/stack-listing.ts); src/stack-table.test.ts fails while they differ.
 //
 //   ./dev node --conditions=@weft/source packages/stacks/scripts/write-stack-tables.ts
 import { readFile, writeFile } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 import { reciprocalRankFusion, WeftError } from '@weft/kit';
 import { TextSearchTraverser, VectorSearchTraverser } from '@weft/traverser-text';
 import type { StackEntry, StackStore } from './stack-registry.ts';
-import { builtinStackDescriptions } from './stack-descriptions.ts';
+import { builtinStackDescriptions } from './stack-listing.ts';
 
 function requireVectors(store: StackStore, stack: string): void {
   if (!store.context.vector || !store.context.embeddingModel) {

@@ -17,7 +17,7 @@ import { QueryGraphPlanner, QueryGraphReranker } from '@weft/query-graph';
 import type { PlannerV1, RetrievalContext, TrainingStepV1, TrainOptionsV1 } from '@weft/spec';
 import { FieldTraverser } from '@weft/traverser-fields';
 import type { StackEntry } from './stack-registry.ts';
-import { builtinStackDescriptions } from './stack-descriptions.ts';
+import { builtinStackDescriptions } from './stack-listing.ts';
 
 const name = 'default';
 /**

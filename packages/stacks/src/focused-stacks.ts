@@ -8,7 +8,7 @@ import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-
 import { relationAwareText } from './relation-aware-text.ts';
 import { defaultLinker } from './default-stack.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
-import { builtinStackDescriptions } from './stack-descriptions.ts';
+import { builtinStackDescriptions } from './stack-listing.ts';
 
 /**
  * FocusedRetriever: the question becomes constraints (variables and triplets) grounded on the

@@ -17,7 +17,7 @@ import { withModel } from './llm-options.ts';
 import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
 import { relationAwareText } from './relation-aware-text.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
-import { builtinStackDescriptions } from './stack-descriptions.ts';
+import { builtinStackDescriptions } from './stack-listing.ts';
 
 /**
  * HybGRAG: a router picks the retrieval module (text, hybrid, graph) and the relations to follow,

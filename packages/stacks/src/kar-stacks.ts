@@ -7,7 +7,7 @@ import { defaultTraining, sharedLexicalPlanner } from './default-stack.ts';
 import { withModel } from './llm-options.ts';
 import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
-import { builtinStackDescriptions } from './stack-descriptions.ts';
+import { builtinStackDescriptions } from './stack-listing.ts';
 
 /**
  * KAR (knowledge-aware query expansion): the question is expanded with what the KB says about the

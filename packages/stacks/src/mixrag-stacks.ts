@@ -10,7 +10,7 @@ import { lexicalPlannerRef, sharedLexicalPlanner } from './default-stack.ts';
 import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
 import { relationAwareText } from './relation-aware-text.ts';
 import type { StackCreateOptions, StackEntry, StackStore } from './stack-registry.ts';
-import { builtinStackDescriptions } from './stack-descriptions.ts';
+import { builtinStackDescriptions } from './stack-listing.ts';
 
 /**
  * MixRAG: entity, relation (verbalised triples) and subgraph (prize-collecting Steiner tree)

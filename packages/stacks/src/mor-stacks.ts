@@ -22,7 +22,7 @@ import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-
 import { relationAwareText } from './relation-aware-text.ts';
 import { defaultLinker } from './default-stack.ts';
 import { type StackEntry, stageTimeout } from './stack-registry.ts';
-import { builtinStackDescriptions } from './stack-descriptions.ts';
+import { builtinStackDescriptions } from './stack-listing.ts';
 
 /**
  * MoR (Mixture of Structural-and-Textual Retrieval): a planner picks typed reasoning paths, mixed

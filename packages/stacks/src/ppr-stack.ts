@@ -5,7 +5,7 @@ import { sharedLexicalPlanner } from './default-stack.ts';
 import { planReranker, readingPlanner, withPlanTraversers } from './query-graph-stages.ts';
 import { relationAwareText } from './relation-aware-text.ts';
 import type { StackEntry } from './stack-registry.ts';
-import { builtinStackDescriptions } from './stack-descriptions.ts';
+import { builtinStackDescriptions } from './stack-listing.ts';
 
 /**
  * The walk ranks a neighbourhood, not a question's wording: on their own, walk probabilities put the

@@ -9,7 +9,7 @@ export {
   createStack,
   createStackRegistry,
 } from './builtin-stacks.ts';
-export { type BuiltinStackName, builtinStackDescriptions } from './stack-descriptions.ts';
+export { type BuiltinStackName, builtinStackDescriptions } from './stack-listing.ts';
 export {
   type DeferredStackEntry,
   type StackCreateOptions,

@@ -9,7 +9,7 @@ export const stackTableReadmes = ['README.md', 'packages/stacks/README.md'] as c
 
 /** The lines around a README's stack table. */
 export const stackTableMarkers = {
-  begin: `<!-- stack table: generated from the listing in packages/stacks/src/builtin-stacks.ts by ${stackTableCommand} -->`,
+  begin: `<!-- stack table: generated from the listing in packages/stacks/src/stack-listing.ts by ${stackTableCommand} -->`,
   end: '<!-- end of the stack table -->',
 } as const;
 

@@ -17,7 +17,8 @@ const usage = `usage: ./dev new <${Object.keys(stageKinds).join('|')}> <name> [-
   <name>               kebab-case: "demo" writes packages/traverser-demo (@weft/traverser-demo, DemoTraverser)
   --description        the package's one line (package.json, README, changeset); default a TODO
   --stack              also a built-in stack of @weft/stacks that uses the stage: its module, its
-                       entry in builtin-stacks.ts, the export, the dependency, a conformance test
+                       entry in stack-listing.ts, its loader in builtin-stacks.ts, the export, the
+                       dependency, a conformance test
   --stack-description  the stack's one line for --help and the stack tables; default a TODO
   --root               write into another checkout (default: this one)
   --no-install         skip pnpm install, biome and the stack tables afterwards`;
@@ -95,7 +96,7 @@ const steps = [
     : [`describe it: packages/${stage.folder}/package.json, README.md, the changeset`]),
   ...(stack && !values['stack-description']
     ? [
-        `describe the stack in packages/stacks/src/builtin-stacks.ts, then rewrite the tables (${'./dev node --conditions=@weft/source packages/stacks/scripts/write-stack-tables.ts'})`,
+        `describe the stack in packages/stacks/src/stack-listing.ts, then rewrite the tables (${'./dev node --conditions=@weft/source packages/stacks/scripts/write-stack-tables.ts'})`,
       ]
     : []),
   `./dev pnpm exec vitest run packages/${stage.folder}${stack ? ` packages/stacks/src/${stack.fileName}.test.ts packages/stacks/src/stack-table.test.ts` : ''} --maxWorkers=1`,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listingMarker, newPackage, withKey } from './new-package.ts';
+import { listingMarker, loaderMarker, newPackage, withKey } from './new-package.ts';
 import { stageNames } from './templates.ts';
 
 const run = promisify(execFile);
@@ -106,6 +106,7 @@ describe('./dev new traverser demo --stack demo', () => {
     ]);
     expect(edited).toEqual([
       'examples/package.json',
+      'packages/stacks/src/stack-listing.ts',
       'packages/stacks/src/builtin-stacks.ts',
       'packages/stacks/src/index.ts',
       'packages/stacks/package.json',
@@ -135,9 +136,13 @@ describe('./dev new traverser demo --stack demo', () => {
   });
 
   it('lists the stack above the marker, exports it, and adds the dependencies where they sort', async () => {
-    const listing = await readFile(path.join(root, 'packages/stacks/src/builtin-stacks.ts'), 'utf8');
+    const listing = await readFile(path.join(root, 'packages/stacks/src/stack-listing.ts'), 'utf8');
     expect(listing).toContain(
-      `  {\n    name: 'demo',\n    description: "the demo traverser alone; it's BM25",\n    trains: false,\n    module: () => import('./demo-stack.ts').then((m) => [m.demoStack]),\n  },\n${listingMarker}`,
+      `  {\n    name: 'demo',\n    description: "the demo traverser alone; it's BM25",\n    trains: false,\n    module: 'demo-stack',\n  },\n${listingMarker}`,
+    );
+    const loaders = await readFile(path.join(root, 'packages/stacks/src/builtin-stacks.ts'), 'utf8');
+    expect(loaders).toContain(
+      `  'demo-stack': () => import('./demo-stack.ts').then((m) => [m.demoStack]),\n${loaderMarker}`,
     );
     expect(await readFile(path.join(root, 'packages/stacks/src/index.ts'), 'utf8')).toMatch(
       /\nexport \{ demoStack \} from '\.\/demo-stack\.ts';\n$/,

@@ -1,6 +1,7 @@
 // `./dev new <traverser|reranker|planner> <name> [--stack <stack>]`: writes a stage package in the
 // repository's shape, its changeset, and optionally a built-in stack that uses it (its module, its
-// entry in the listing of packages/stacks/src/builtin-stacks.ts, the export and the dependency).
+// entry in the listing of packages/stacks/src/stack-listing.ts, its loader in builtin-stacks.ts, the
+// export and the dependency).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import {
   indexTs,
   json,
   listingEntry,
+  loaderEntry,
   packageJson,
   readme,
   type StackNames,
@@ -49,8 +51,11 @@ export interface NewPackageResult {
   readonly edited: readonly string[];
 }
 
-/** Where `./dev new` adds a stack in the listing of builtin-stacks.ts. */
+/** Where `./dev new` adds a stack in the listing of stack-listing.ts. */
 export const listingMarker = '  // ./dev new … --stack <name> adds a stack above this line.\n';
+
+/** Where `./dev new` adds the stack's module among the loaders of builtin-stacks.ts. */
+export const loaderMarker = '  // ./dev new … --stack <name> adds a module above this line.\n';
 
 export function isStageKind(kind: string): kind is StageKind {
   return Object.hasOwn(stageKinds, kind);
@@ -86,8 +91,10 @@ export async function newPackage(options: NewPackageOptions): Promise<NewPackage
     existsSync(at(file)),
   );
   if (taken.length > 0) throw new Error(`already there: ${taken.join(', ')}`);
-  const listingFile = path.join('packages', 'stacks', 'src', 'builtin-stacks.ts');
+  const listingFile = path.join('packages', 'stacks', 'src', 'stack-listing.ts');
+  const loaderFile = path.join('packages', 'stacks', 'src', 'builtin-stacks.ts');
   let listing: string | undefined;
+  let loaders: string | undefined;
   if (stack) {
     listing = await readFile(at(listingFile), 'utf8');
     if (!listing.includes(listingMarker)) {
@@ -95,6 +102,10 @@ export async function newPackage(options: NewPackageOptions): Promise<NewPackage
     }
     if (listing.includes(`name: '${stack.name}',`)) {
       throw new Error(`${listingFile} already lists a stack "${stack.name}"`);
+    }
+    loaders = await readFile(at(loaderFile), 'utf8');
+    if (!loaders.includes(loaderMarker)) {
+      throw new Error(`${loaderFile} has no line "${loaderMarker.trim()}" to add the module above`);
     }
   }
 
@@ -135,7 +146,7 @@ export async function newPackage(options: NewPackageOptions): Promise<NewPackage
     );
   });
 
-  if (stack && listing) {
+  if (stack && listing && loaders) {
     await create(stackFile(stack), stackTs(stack, stage));
     await create(stackFile(stack).replace(/\.ts$/, '.test.ts'), stackTestTs(stack));
     await writeFile(
@@ -143,6 +154,8 @@ export async function newPackage(options: NewPackageOptions): Promise<NewPackage
       listing.replace(listingMarker, `${listingEntry(stack)}${listingMarker}`),
     );
     edited.push(listingFile);
+    await writeFile(at(loaderFile), loaders.replace(loaderMarker, `${loaderEntry(stack)}${loaderMarker}`));
+    edited.push(loaderFile);
     const indexFile = path.join('packages', 'stacks', 'src', 'index.ts');
     const index = await readFile(at(indexFile), 'utf8');
     await writeFile(at(indexFile), `${index}export { ${stack.exportName} } from './${stack.fileName}.ts';\n`);

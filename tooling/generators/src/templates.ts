@@ -327,12 +327,12 @@ export function stackTs(s: StackNames, n: StageNames): string {
             `import { ${n.className} } from '${n.packageName}';\nimport { TextSearchTraverser } from '@weft/traverser-text';\n`,
             `planner: new ${n.className}(),\n    traversers: [new TextSearchTraverser({ name: 'bm25' })],`,
           ];
-  return `${imports}import { builtinStackDescriptions } from './stack-descriptions.ts';
+  return `${imports}import { builtinStackDescriptions } from './stack-listing.ts';
 import type { StackEntry } from './stack-registry.ts';
 
 /**
  * The \`${s.name}\` stack: ${n.className} (${n.packageName}) in a pipeline. Its name, description and
- * whether it trains are in the listing of \`builtin-stacks.ts\`; a stage that learns adds its
+ * whether it trains are in the listing of \`stack-listing.ts\`; a stage that learns adds its
  * \`TrainingStepV1\` to \`training\` here (and \`trains: true\` there).
  */
 export const ${s.exportName}: StackEntry = {
@@ -364,7 +364,7 @@ function literal(text: string): string {
   return `'${escaped.replaceAll("'", "\\'")}'`;
 }
 
-/** The listing entry of `builtin-stacks.ts`, indented as the list is. */
+/** The listing entry of `stack-listing.ts`, indented as the list is. */
 export function listingEntry(s: StackNames): string {
   const description = `    description: ${literal(s.description)},`;
   return [
@@ -372,10 +372,15 @@ export function listingEntry(s: StackNames): string {
     `    name: '${s.name}',`,
     description.length <= 110 ? description : `    description:\n      ${literal(s.description)},`,
     '    trains: false,',
-    `    module: () => import('./${s.fileName}.ts').then((m) => [m.${s.exportName}]),`,
+    `    module: '${s.fileName}',`,
     '  },',
     '',
   ].join('\n');
+}
+
+/** The stack module's loader among those of `builtin-stacks.ts`, indented as they are. */
+export function loaderEntry(s: StackNames): string {
+  return `  '${s.fileName}': () => import('./${s.fileName}.ts').then((m) => [m.${s.exportName}]),\n`;
 }
 
 /** The changeset of the new package (and of @weft/stacks, when a stack uses it). */

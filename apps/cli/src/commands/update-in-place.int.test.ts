@@ -2,33 +2,12 @@
 // changes the Kùzu graph in place, in one transaction, and its new version holds only the LanceDB
 // table; with a reader holding it, the update writes a changed copy as before.
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createStack } from '@weft/stacks';
-import {
-  applyChanges,
-  buildStore,
-  directoryBytes,
-  type OpenedStore,
-  openStore,
-  versionsFolder,
-} from '@weft/store';
+import { applyChanges, directoryBytes, openStore, versionsFolder } from '@weft/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ChangeSetFixture,
-  comparableRanking,
-  writeChangeSetFixture,
-} from '../testing/change-set-fixture.ts';
-
-/** Each query's ranking by `stack`, top 20, as `comparableRanking` puts it. */
-async function rankings(store: OpenedStore, stack: string, queries: readonly string[]) {
-  const retriever = await createStack(stack, store);
-  const out: { id: string; score: number }[][] = [];
-  for (const query of queries)
-    out.push(comparableRanking((await retriever.doRetrieve({ query, limit: 20 })).ranking, 20));
-  return out;
-}
+import type { ChangeSetFixture } from '../testing/change-set-fixture.ts';
+import { changeSetStores, stackRankings as rankings } from '../testing/update-stores.ts';
 
 describe('weft update in place', () => {
   let root: string;
@@ -36,12 +15,11 @@ describe('weft update in place', () => {
   let template: string;
   let rebuilt: string;
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'weft-update-in-place-'));
-    fixture = await writeChangeSetFixture(root);
-    template = join(root, 'template');
-    rebuilt = join(root, 'rebuilt');
-    await buildStore({ bundle: fixture.before, directory: template });
-    await buildStore({ bundle: fixture.after, directory: rebuilt });
+    ({
+      root,
+      fixture,
+      stores: { template, rebuilt },
+    } = await changeSetStores('weft-update-in-place-', { template: 'before', rebuilt: 'after' }));
   }, 300_000);
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });

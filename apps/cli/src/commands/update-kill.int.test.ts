@@ -1,17 +1,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createStack } from '@weft/stacks';
-import { applyChanges, buildStore, openStore } from '@weft/store';
+import { applyChanges, openStore } from '@weft/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ChangeSetFixture,
-  comparableRanking,
-  writeChangeSetFixture,
-} from '../testing/change-set-fixture.ts';
+import { type ChangeSetFixture, comparableRanking } from '../testing/change-set-fixture.ts';
+import { changeSetStores } from '../testing/update-stores.ts';
 
 const mainScript = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 
@@ -50,6 +46,23 @@ function seededRandom(seed: number): () => number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** `weft update --db <store> <changes>` in a child process of its own (`env`: the default, this one's). */
+function spawnUpdate(store: string, changes: string, env?: NodeJS.ProcessEnv) {
+  return spawn(
+    process.execPath,
+    [
+      '--conditions=@weft/source',
+      '--disable-warning=ExperimentalWarning',
+      mainScript,
+      'update',
+      '--db',
+      store,
+      changes,
+    ],
+    { stdio: 'ignore', ...(env ? { env } : {}) },
+  );
+}
+
 describe('weft update killed at random points', () => {
   let root: string;
   let fixture: ChangeSetFixture;
@@ -58,10 +71,11 @@ describe('weft update killed at random points', () => {
   let after: Awaited<ReturnType<typeof answers>>;
   let updateMs = 0;
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'weft-update-kill-'));
-    fixture = await writeChangeSetFixture(root);
-    template = join(root, 'template');
-    await buildStore({ bundle: fixture.before, directory: template });
+    ({
+      root,
+      fixture,
+      stores: { template },
+    } = await changeSetStores('weft-update-kill-', { template: 'before' }));
     before = await answers(template, fixture);
     const updated = join(root, 'updated');
     await cp(template, updated, { recursive: true });
@@ -80,19 +94,7 @@ describe('weft update killed at random points', () => {
     for (let kill = 0; kill < 24; kill++) {
       await rm(store, { recursive: true, force: true });
       await cp(template, store, { recursive: true });
-      const child = spawn(
-        process.execPath,
-        [
-          '--conditions=@weft/source',
-          '--disable-warning=ExperimentalWarning',
-          mainScript,
-          'update',
-          '--db',
-          store,
-          fixture.changes,
-        ],
-        { stdio: 'ignore' },
-      );
+      const child = spawnUpdate(store, fixture.changes);
       const exited = new Promise<NodeJS.Signals | null>((resolve) =>
         child.on('exit', (_code, signal) => resolve(signal)),
       );
@@ -128,19 +130,7 @@ describe('weft update killed at random points', () => {
     for (const [step, expected] of steps) {
       await rm(store, { recursive: true, force: true });
       await cp(template, store, { recursive: true });
-      const child = spawn(
-        process.execPath,
-        [
-          '--conditions=@weft/source',
-          '--disable-warning=ExperimentalWarning',
-          mainScript,
-          'update',
-          '--db',
-          store,
-          fixture.changes,
-        ],
-        { stdio: 'ignore', env: { ...process.env, WEFT_UPDATE_PAUSE_AT: step } },
-      );
+      const child = spawnUpdate(store, fixture.changes, { ...process.env, WEFT_UPDATE_PAUSE_AT: step });
       const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
       const paused = join(store, '.update-paused');
       while (!existsSync(paused) && child.exitCode === null) await sleep(10);

@@ -1,11 +1,9 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createStack } from '@weft/stacks';
 import {
   applyChanges,
   artifactFreshness,
-  buildStore,
   type OpenedStore,
   openStore,
   replaceArtifacts,
@@ -14,26 +12,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.ts';
 import { captureIo } from '../testing/capture-io.ts';
-import {
-  type ChangeSetFixture,
-  comparableRanking,
-  writeChangeSetFixture,
-} from '../testing/change-set-fixture.ts';
+import type { ChangeSetFixture } from '../testing/change-set-fixture.ts';
+import { changeSetStores, stackRankings as rankings } from '../testing/update-stores.ts';
 import { askCommand } from './ask.ts';
 import { infoCommand } from './info.ts';
 import { queryCommand } from './query.ts';
 import { updateCommand } from './update.ts';
-
-/** Each query's ranking by `stack` over an opened store, top 20, as `comparableRanking` puts it. */
-async function rankings(store: OpenedStore, stack: string, queries: readonly string[]) {
-  const retriever = await createStack(stack, store);
-  const out: { id: string; score: number }[][] = [];
-  for (const query of queries) {
-    const { ranking } = await retriever.doRetrieve({ query, limit: 20 });
-    out.push(comparableRanking(ranking, 20));
-  }
-  return out;
-}
 
 describe('weft update', () => {
   let root: string;
@@ -41,12 +25,11 @@ describe('weft update', () => {
   let updated: string;
   let rebuilt: string;
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'weft-update-'));
-    fixture = await writeChangeSetFixture(root);
-    updated = join(root, 'updated');
-    rebuilt = join(root, 'rebuilt');
-    await buildStore({ bundle: fixture.before, directory: updated });
-    await buildStore({ bundle: fixture.after, directory: rebuilt });
+    ({
+      root,
+      fixture,
+      stores: { updated, rebuilt },
+    } = await changeSetStores('weft-update-', { updated: 'before', rebuilt: 'after' }));
     // Something trained on version 0 (what it holds does not matter here, only when it was fitted).
     await replaceArtifacts(updated, (artifacts) => artifacts.put('update-test.marker', { fitted: true }));
   }, 300_000);
