@@ -91,6 +91,8 @@ describe('the id index', () => {
         { id: 'n:new', type: 'fruit', name: 'new item', text: 'round sweet and blue' },
       ],
       deletions: ['n:0'],
+      // Merged as a larger change set would be (`textMergeRows`): the index then holds every row.
+      textMergeRows: 0,
     });
     // The source is left as it was.
     expect(await idIndex(source)).toBeUndefined();
@@ -115,6 +117,7 @@ describe('the id index', () => {
       directory: next,
       upserts: [{ id: 'n:newer', type: 'tool', name: 'newer', text: 'blue steel' }],
       deletions: ['n:new'],
+      textMergeRows: 0,
     });
     expect(await idIndex(next)).toMatchObject({ numIndexedRows: 300, numUnindexedRows: 0 });
   });

@@ -31,6 +31,7 @@ export {
   type UpdateLanceNodesOptions,
   type UpdateLanceNodesResult,
   updateLanceNodes,
+  textMergeRows,
   vectorMergeRows,
 } from './update-lance-nodes.ts';
 export { flatSearchMaxRows, rqBits, type VectorIndexChoice } from './vector-index-choice.ts';

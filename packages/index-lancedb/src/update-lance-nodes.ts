@@ -38,6 +38,11 @@ export interface UpdateLanceNodesOptions {
   readonly upserts: readonly LanceNodeRecord[];
   /** Ids whose rows are removed (unknown ids are ignored). */
   readonly deletions: readonly string[];
+  /**
+   * How many rows the node table may hold outside its full-text indexes before this update merges
+   * them in (default `textMergeRows` of its row count); 0 merges every time.
+   */
+  readonly textMergeRows?: number;
 }
 
 export interface UpdateLanceNodesResult {
@@ -47,6 +52,11 @@ export interface UpdateLanceNodesResult {
    * they were left to be searched exactly, or the table keeps its vectors inline.
    */
   readonly vectorsMerged: boolean;
+  /**
+   * Whether the node table's new rows were merged into its full-text indexes (`textMergeRows`); false
+   * when they were left to LanceDB's search of unindexed rows.
+   */
+  readonly textMerged: boolean;
   /** Seconds per phase. */
   readonly timings: Readonly<Record<string, number>>;
 }
@@ -73,6 +83,19 @@ function* idFilters(ids: readonly string[]): Generator<string> {
  */
 export function vectorMergeRows(rows: number): number {
   return Math.min(10_000, Math.ceil(rows / 10));
+}
+
+/**
+ * How many rows a node table may hold outside its full-text indexes before an update merges them in:
+ * a hundredth of its rows, at most 10,000. Until then LanceDB searches them by a scan beside the
+ * indexes (its flat search of unindexed fragments), scoring them with the indexes' BM25 statistics;
+ * the merge (`optimize`: compaction and the rewrite of every index) took 85 s at 10^6 rows. Rows left
+ * out move scores a little: the indexes' document counts and frequencies do not count them, and
+ * still count the rows deleted since (which only a merge drops) — docs/scaling.md measures it. Tables
+ * under 100 rows merge each time, as before.
+ */
+export function textMergeRows(rows: number): number {
+  return Math.min(10_000, Math.floor(rows / 100));
 }
 
 /** The most rows any index of `table` leaves out (rows added since the index was built or merged). */
@@ -157,10 +180,11 @@ export async function readLanceNodes(
 
 /**
  * Writes a changed copy of a node table written by `writeLanceNodes`: the rows of `deletions` and of
- * the upserted ids are deleted and the upserts added, the term counts are adjusted, and the indexes
- * take the new rows in (the id index is built first where the source has none) — the full-text
- * indexes every time, which rankings equal to a fresh write need; a separate vector table's only
- * past `vectorMergeRows` (its new rows are searched exactly until then). `source` is never changed.
+ * the upserted ids are deleted and the upserts added, and the term counts are adjusted (the id index
+ * is built first where the source has none). The indexes take the new rows in only past a threshold:
+ * the full-text indexes past `textMergeRows` (until then LanceDB scans the new rows beside them), a
+ * separate vector table's past `vectorMergeRows` (its new rows are searched exactly until then).
+ * `source` is never changed.
  */
 export async function updateLanceNodes(options: UpdateLanceNodesOptions): Promise<UpdateLanceNodesResult> {
   const tableName = options.table ?? defaultNodeTable;
@@ -231,19 +255,22 @@ export async function updateLanceNodes(options: UpdateLanceNodesOptions): Promis
     }
     lap('add');
     const rows = await table.countRows();
-    // Merges the new rows into the full-text and ANN indexes (and compacts). Without it LanceDB still
-    // finds them, by a scan, but scores that part with its own BM25 statistics: rankings then differ
-    // from a table written from scratch, which they do not after it (the update equivalence test).
+    // Merges the new rows into the full-text (and inline ANN) indexes, and compacts, once enough are
+    // left out. Until then LanceDB finds them by a scan, scored with the indexes' BM25 statistics,
+    // which do not count them: scores move a little (docs/scaling.md). On the small tables of the
+    // update equivalence tests every update merges, and rankings equal a table written from scratch.
     // A change set that touches no row skips it: optimize rewrites the IVF index even then, which moved
     // a WordNet default ranking at rank 99 (an empty update is how an older store gets the id index).
-    if (removed.length > 0 || options.upserts.length > 0)
-      await table.optimize({ cleanupOlderThan: new Date() });
+    const textMerged =
+      (removed.length > 0 || options.upserts.length > 0) &&
+      (await unindexedRows(table)) > (options.textMergeRows ?? textMergeRows(rows));
+    if (textMerged) await table.optimize({ cleanupOlderThan: new Date() });
     lap('optimize');
     const next: DocumentTermCounts = { documents, frequencies: Object.fromEntries(frequencies) };
     // A new file renamed over the linked one: writing through the link would change the source's too.
     await writeFile(`${countsFile}.next`, JSON.stringify(next));
     await rename(`${countsFile}.next`, countsFile);
-    return { rows, vectorsMerged, timings };
+    return { rows, vectorsMerged, textMerged, timings };
   } catch (error) {
     if (error instanceof WeftError) throw error;
     throw new WeftError({
