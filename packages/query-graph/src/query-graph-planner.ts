@@ -1,5 +1,6 @@
 import type { Anchor, Plan, PlannerV1, PlanOptions, PlanPath } from '@weft/spec';
 import { checkModelPlan } from './check-model-plan.ts';
+import { executeModelPlan } from './execute-model-plan.ts';
 import { exclusions } from './exclusions.ts';
 import { type QueryGraph, type QueryGraphOptions, searchQueryGraphs } from './query-graphs.ts';
 
@@ -27,6 +28,15 @@ export interface QueryGraphPlannerOptions {
    * plan (the base asked again without the model), read as any offline plan is.
    */
   readonly keepModelPlans?: boolean;
+  /**
+   * With `keepModelPlans`, also execute a trusted model plan (`executeModelPlan`): the nodes its paths
+   * reach from every anchor become its paths' `endpoints`, ranked by its restriction, so that a stack
+   * whose traversal mixes structure and text (MoR) answers a right plan as FocusedRetriever grounds
+   * it, and keeps its own ranking where the plan's paths reach nothing or disagree. The question's
+   * exclusion ("(not documentation)") joins the plan, as for an offline plan. `field`: the text field
+   * the endpoints are ranked by (the stack's traversal's, e.g. `combined`).
+   */
+  readonly executeModelPlans?: boolean | { readonly field?: string };
 }
 
 /**
@@ -54,7 +64,18 @@ export class QueryGraphPlanner implements PlannerV1 {
     let plan = planned;
     if (this.options.keepModelPlans && plan.raw !== undefined) {
       const check = await checkModelPlan(plan, options.context);
-      if (check.trusted) return plan;
+      if (check.trusted) {
+        if (!this.options.executeModelPlans) return plan;
+        // The endpoints are ranked by what the answers should say, not what they should not.
+        const { excluded } = exclusions(options.query);
+        const wanted = exclusions(plan.restriction?.trim() || options.query).kept;
+        const execution = this.options.executeModelPlans;
+        const field = typeof execution === 'object' ? execution.field : undefined;
+        const executed = await executeModelPlan(plan, wanted || options.query, options.context, {
+          ...(field ? { field } : {}),
+        });
+        return excluded ? { ...executed, exclusion: excluded } : executed;
+      }
       options.context.warn?.(
         `the model's plan was not trusted (${check.problems.join('; ')}); the offline plan is used`,
       );

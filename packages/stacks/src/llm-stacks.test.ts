@@ -100,6 +100,58 @@ describe('the mor and focused stacks', () => {
     expect(nikkor?.trajectories.some((t) => t.path === 0 && t.hops[0]!.node === 'b:nikon')).toBe(true);
   });
 
+  it("mor executes a trusted model plan: what its paths reach from every anchor leads, by its restriction, the question's exclusion last", async () => {
+    const plan = (anchors: string[], restriction: string) =>
+      JSON.stringify({
+        targetTypes: ['product'],
+        anchors: anchors.map((mention) => ({ mention, type: mention === 'Nikon' ? 'brand' : 'category' })),
+        paths: anchors.map((anchor) => ({
+          anchor,
+          hops: [
+            {
+              edge: anchor === 'Nikon' ? 'made_by' : 'in_category',
+              direction: 'in',
+              nodeType: 'product',
+            },
+          ],
+        })),
+        restriction,
+      });
+    const ranked = async (query: string, raw: string) => {
+      const model = new MockLanguageModelV4({
+        doGenerate: async () => textResult(raw, { input: 400, output: 60 }),
+      });
+      const { ranking, trace } = await retrieve(
+        await build('mor', { languageModel: model, llmWhen: 'always' }),
+        { query, limit: 10 },
+      );
+      expect(trace.llmCalls).toBe(1);
+      return { ids: ranking.map((c) => c.id), plan: trace.plan! };
+    };
+    // Nikon's DSLRs (the intersection of both anchors' paths), though the question's words describe
+    // the Nikon lens best: MoR's mixed ranking put the lens first.
+    const dslr = await ranked(
+      'DSLR from Nikon that a telephoto zoom lens for birds fits',
+      plan(['Nikon', 'DSLR cameras'], 'that a telephoto zoom lens for birds fits'),
+    );
+    expect(dslr.plan.paths.map((p) => p.endpoints)).toEqual([
+      ['p:d850', 'p:d3500'],
+      ['p:d850', 'p:d3500'],
+    ]);
+    expect(dslr.ids.slice(0, 2)).toEqual(['p:d850', 'p:d3500']);
+    // "(not telephoto)": the telephoto lenses are excluded, after everything else.
+    const notTele = await ranked(
+      'Nikon gear for birds and wildlife (not telephoto)',
+      plan(['Nikon'], 'gear for birds and wildlife (not telephoto)'),
+    );
+    expect(notTele.plan.exclusion).toBe('telephoto');
+    expect(notTele.ids[0]).toBe('p:d850');
+    const telephoto = ['p:nikkor', 'p:ef'];
+    const kept = notTele.ids.filter((id) => !telephoto.includes(id));
+    expect(notTele.ids.slice(0, kept.length)).toEqual(kept);
+    expect(notTele.ids).toContain('p:nikkor');
+  });
+
   it("mor ranks the model's plans on a trained store as on an untrained one (the fitted reranker is for offline plans)", async () => {
     // A fitted reranker that puts text before structure, as one fitted on wrong offline paths does.
     const artifacts = memoryArtifacts();

@@ -19,12 +19,20 @@ import type { PlannerV1, RerankerV1, TraverserV1 } from '@weft/spec';
  * linker's anchors; a mention only the linker read joins the plan when an executed reading starts
  * from it.
  */
-export function readingPlanner(base: PlannerV1, options: { readonly linker?: PlannerV1 } = {}): PlannerV1 {
+export function readingPlanner(
+  base: PlannerV1,
+  options: {
+    readonly linker?: PlannerV1;
+    readonly executeModelPlans?: boolean | { readonly field?: string };
+  } = {},
+): PlannerV1 {
   return new QueryGraphPlanner({
     base,
     readings: 'executed',
-    // The LLM stacks plan through it as their offline halves do; a model's own plan is left as it is.
+    // The LLM stacks plan through it as their offline halves do; a model's own plan is left as it is
+    // (or, with `executeModelPlans`, executed: its endpoints ranked first).
     keepModelPlans: true,
+    ...(options.executeModelPlans ? { executeModelPlans: options.executeModelPlans } : {}),
     ...(options.linker ? { linker: options.linker } : {}),
   });
 }
