@@ -19,8 +19,9 @@ export interface ExecuteModelPlanOptions {
  * Executes a trusted model plan on the graph, as FocusedRetriever grounds a model's Cypher: each
  * anchored path is followed hop by hop along its edge types, directions and node types (every
  * neighbour, no text hops), and the answers are the nodes the paths of every anchor reach (their
- * intersection), ranked by `text`: what the answer's own text should say (the plan's restriction). They become the `endpoints` of the anchored paths, which `QueryGraphTraverser`
- * adds to the candidates and `QueryGraphReranker` ranks first.
+ * intersection), ranked by `text`: what the answer's own text should say (the plan's restriction).
+ * They become the `endpoints` of the anchored paths, which `QueryGraphTraverser` adds to the
+ * candidates and `QueryGraphReranker` ranks first.
  *
  * A plan that is not fully right keeps its own traversal: when no path reaches anything, or the
  * anchors' paths share no node (one of them is wrong), the plan is returned as it is. An anchor
