@@ -466,9 +466,12 @@ async function finishVersion(
 ): Promise<FinishedVersion> {
   // Changes are written to the LanceDB table directly (the index seam has no update yet).
   const lancedb = (await loadBackendPackage(lancePackage)) as typeof import('@weft/index-lancedb');
+  // Its own phase: 1–2 s of module loading on a loaded machine, which `relations` used to include.
+  lap('load-index');
   const indexes = base.indexes!;
   const { changes, version } = state;
   const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
+  const affectedStarted = performance.now();
   const rewritten = await affectedAfter(
     after,
     base.schema,
@@ -476,9 +479,10 @@ async function finishVersion(
     new Set(state.affected),
     new Map(state.previous),
   );
+  timings['relations:affected'] = seconds(performance.now() - affectedStarted);
   options.onProgress?.('relations', 0, rewritten.size);
   const relations = relationFields
-    ? await relationText(after, base.schema, rewritten, options.relationLimits)
+    ? await relationText(after, base.schema, rewritten, options.relationLimits, timings)
     : undefined;
   lap('relations');
   options.onProgress?.('relations', rewritten.size, rewritten.size);
@@ -677,14 +681,19 @@ async function relationText(
   schema: SkbSchema,
   ids: ReadonlySet<string>,
   limits: RelationDocumentOptions | undefined,
+  timings: Record<string, number>,
 ): Promise<RelationDocuments> {
   const seeds = [...ids];
+  let started = performance.now();
   const all = graph.supportsCypher
     ? await edgesInStoredOrder(graph, seeds)
     : await edgesOfNeighbours(graph, seeds);
+  timings['relations:edges'] = seconds(performance.now() - started);
+  started = performance.now();
   const edges = withinCaps(all, ids, limits);
   const nodeIds = [...new Set([...seeds, ...edges.flatMap((edge) => [edge.src, edge.dst])])];
   const nodes = (await graph.doGetNodes(nodeIds)).filter((node): node is SkbNode => node !== undefined);
+  timings['relations:nodes'] = seconds(performance.now() - started);
   return RelationDocuments.build(schema, toAsync(nodes), toAsync(edges), limits);
 }
 
@@ -800,6 +809,11 @@ async function edgesOfNeighbours(graph: GraphStoreV1, seeds: readonly string[]):
     edges.set(`${edge.src}\u0000${edge.type}\u0000${edge.dst}`, edge);
   }
   return [...edges.values()];
+}
+
+/** Milliseconds as seconds, to the millisecond (as the update's other timings). */
+function seconds(ms: number): number {
+  return Math.round(ms) / 1000;
 }
 
 async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
