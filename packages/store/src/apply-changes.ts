@@ -472,7 +472,7 @@ async function finishVersion(
   const { changes, version } = state;
   const relationFields = indexes.text.fields?.some((field) => field.name === 'relations') ?? false;
   const affectedStarted = performance.now();
-  const rewritten = await affectedAfter(
+  const { rows: rewritten, nodes: rewrittenNodes } = await affectedAfter(
     after,
     base.schema,
     changes,
@@ -482,7 +482,7 @@ async function finishVersion(
   timings['relations:affected'] = seconds(performance.now() - affectedStarted);
   options.onProgress?.('relations', 0, rewritten.size);
   const relations = relationFields
-    ? await relationText(after, base.schema, rewritten, options.relationLimits, timings)
+    ? await relationText(after, base.schema, rewritten, rewrittenNodes, options.relationLimits, timings)
     : undefined;
   lap('relations');
   options.onProgress?.('relations', rewritten.size, rewritten.size);
@@ -639,7 +639,7 @@ async function affectedAfter(
   changes: SkbChangeSet,
   affected: Set<string>,
   previous: Map<string, SkbNode>,
-): Promise<Set<string>> {
+): Promise<{ rows: Set<string>; nodes: Map<string, SkbNode> }> {
   const rows = new Set(affected);
   for (const node of changes.nodes) rows.add(node.id);
   for (const edge of changes.edges) rows.add(edge.src).add(edge.dst);
@@ -658,15 +658,16 @@ async function affectedAfter(
   const upserted = new Set(changes.nodes.map((node) => node.id));
   const ids = [...rows, ...quoting];
   const nodes = await graph.doGetNodes(ids);
-  return new Set(
-    ids.filter((id, i) => {
-      const node = nodes[i];
-      if (node === undefined) return false;
-      const quotes = describedByNeighbours(node, targets);
-      if (quoting.has(id)) return quotes;
-      return upserted.has(id) || !targets || targets.has(node.type) || quotes;
-    }),
-  );
+  const read = new Map<string, SkbNode>();
+  const kept = ids.filter((id, i) => {
+    const node = nodes[i];
+    if (node === undefined) return false;
+    read.set(id, node);
+    const quotes = describedByNeighbours(node, targets);
+    if (quoting.has(id)) return quotes;
+    return upserted.has(id) || !targets || targets.has(node.type) || quotes;
+  });
+  return { rows: new Set(kept), nodes: read };
 }
 
 /**
@@ -680,6 +681,7 @@ async function relationText(
   graph: GraphStoreV1,
   schema: SkbSchema,
   ids: ReadonlySet<string>,
+  known: ReadonlyMap<string, SkbNode>,
   limits: RelationDocumentOptions | undefined,
   timings: Record<string, number>,
 ): Promise<RelationDocuments> {
@@ -692,7 +694,17 @@ async function relationText(
   started = performance.now();
   const edges = withinCaps(all, ids, limits);
   const nodeIds = [...new Set([...seeds, ...edges.flatMap((edge) => [edge.src, edge.dst])])];
-  const nodes = (await graph.doGetNodes(nodeIds)).filter((node): node is SkbNode => node !== undefined);
+  // The seeds were read by `affectedAfter` (the update's graph keeps no node cache): only their
+  // neighbours are looked up.
+  const toRead = nodeIds.filter((id) => !known.has(id));
+  const read = new Map<string, SkbNode>();
+  (await graph.doGetNodes(toRead)).forEach((node, i) => {
+    if (node) read.set(toRead[i]!, node);
+  });
+  const nodes = nodeIds.flatMap((id) => {
+    const node = known.get(id) ?? read.get(id);
+    return node ? [node] : [];
+  });
   timings['relations:nodes'] = seconds(performance.now() - started);
   return RelationDocuments.build(schema, toAsync(nodes), toAsync(edges), limits);
 }
